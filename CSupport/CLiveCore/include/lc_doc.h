@@ -1,0 +1,169 @@
+/*
+ * lc_doc.h — parsed snapshots: REST bodies and stream payloads.
+ *
+ * A document is parsed once, validated whole (JSON syntax exactly as jansson
+ * accepts it, Firebase keys, depth), and keeps its bytes: each child's value
+ * stays as JSON text until someone reads it, and is then parsed by jansson.
+ * Parsing never applies anything partially: it yields a complete document or
+ * an error with its position.
+ *
+ * Ownership: an lc_doc owns a copy of the input. Pointers returned by the
+ * lc_doc_* accessors are borrowed from the document and valid until
+ * lc_doc_free. json_t values returned are new references (the caller must
+ * json_decref them).
+ */
+#ifndef LC_DOC_H
+#define LC_DOC_H
+
+#include <stddef.h>
+#include <jansson.h>
+
+#include "lc_error.h"
+#include "lc_value.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What children are ordered by. */
+typedef enum lc_order_kind {
+    /** Priority, then key: Firebase's default order. */
+    LC_ORDER_PRIORITY = 0,
+    /** Key only (every sort value is null). */
+    LC_ORDER_KEY = 1,
+    /** The child's own value. */
+    LC_ORDER_VALUE = 2,
+    /** The value at a relative path inside the child ("a/b"). */
+    LC_ORDER_CHILD = 3,
+} lc_order_kind;
+
+/** An order. child_path is borrowed for the duration of a call. */
+typedef struct lc_order {
+    lc_order_kind kind;
+    const char *child_path;
+    size_t child_path_len;
+} lc_order;
+
+typedef struct lc_parse_options {
+    /** The order whose sort value is computed for every child. */
+    lc_order order;
+    /** Deepest nesting allowed, counting the document itself as level 0's
+     *  children at level 1; 0 means LC_MAX_PATH_DEPTH (32). */
+    unsigned max_depth;
+    /** Non-zero for a patch: top-level keys are relative paths ("a/b"),
+     *  validated as paths, not keys. */
+    int keys_are_paths;
+} lc_parse_options;
+
+typedef enum lc_doc_kind {
+    /** null, or an object or array with no children. */
+    LC_DOC_NULL = 0,
+    /** A primitive (boolean, number, string). */
+    LC_DOC_LEAF = 1,
+    /** An object (or an array standing for one) with at least one child. */
+    LC_DOC_CHILDREN = 2,
+} lc_doc_kind;
+
+typedef struct lc_doc lc_doc;
+
+/**
+ * Parses json[0..len) as a snapshot. Rules:
+ * - Any JSON value may stand at the top (jansson's JSON_DECODE_ANY); U+0000
+ *   in strings, invalid UTF-8, integers beyond int64 and reals beyond double
+ *   are rejected as jansson rejects them.
+ * - An array stands for an object with keys "0", "1", ...; null entries are
+ *   absent children. Object members whose value is null are absent too.
+ * - Export format: ".priority" members give a node's priority (a number or
+ *   a string); {".value": v, ".priority": p} is the leaf v with priority p.
+ *   ".priority" is never a child.
+ * - Every other key must pass lc_key_validate (or lc_path_validate for the
+ *   top-level keys when options->keys_are_paths).
+ * - Nesting deeper than options->max_depth fails with LC_ERR_TOO_DEEP.
+ * - A key present twice in one object: the last occurrence wins.
+ * options may be NULL (priority order, depth 32). On success *out receives a
+ * new document; on failure *out is NULL and *error (if non-NULL) says what and
+ * where: for JSON errors, jansson's own line, column, position and text.
+ * - Complexity: O(len), one pass, no allocation per nested value.
+ */
+lc_status lc_doc_parse(const char *json, size_t len, const lc_parse_options *options,
+                       lc_doc **out, lc_error *error);
+
+/** Frees a document. NULL is ignored. */
+void lc_doc_free(lc_doc *doc);
+
+/** The kind of the document. NULL doc is LC_DOC_NULL. */
+lc_doc_kind lc_doc_kind_of(const lc_doc *doc);
+
+/** Number of children (0 unless LC_DOC_CHILDREN). */
+size_t lc_doc_count(const lc_doc *doc);
+
+/**
+ * Key of child i (document order, duplicates removed), unescaped UTF-8,
+ * borrowed. NULL if doc is NULL or i is out of range; *len may be NULL.
+ */
+const char *lc_doc_key(const lc_doc *doc, size_t i, size_t *len);
+
+/**
+ * Sort value of child i under the document's order (strings borrowed from
+ * the document). LC_ERR_ARGUMENT if i is out of range.
+ */
+lc_status lc_doc_sort_value(const lc_doc *doc, size_t i, lc_value *out);
+
+/**
+ * Priority of child i: LC_SORT_NULL, LC_SORT_NUMBER or LC_SORT_STRING
+ * (strings borrowed). LC_ERR_ARGUMENT if i is out of range.
+ */
+lc_status lc_doc_priority(const lc_doc *doc, size_t i, lc_value *out);
+
+/** Priority of the document itself (its top-level ".priority"). */
+lc_status lc_doc_root_priority(const lc_doc *doc, lc_value *out);
+
+/**
+ * The JSON text of child i exactly as received (export members included),
+ * borrowed. LC_ERR_ARGUMENT if i is out of range.
+ */
+lc_status lc_doc_child_text(const lc_doc *doc, size_t i, const char **json, size_t *len);
+
+/**
+ * Child i's value parsed by jansson: a new reference, with ".priority"
+ * members removed at every level and {".value": v} wrappers replaced by v;
+ * arrays standing for children become objects keyed "0", "1", ... without
+ * null entries. NULL on error (then *error says why; error may be NULL).
+ */
+json_t *lc_doc_child_json(const lc_doc *doc, size_t i, lc_error *error);
+
+/**
+ * The whole document's value, normalised as lc_doc_child_json does: a new
+ * reference (json_null() for LC_DOC_NULL), NULL on error.
+ * - Complexity: O(size of the document): it parses everything.
+ */
+json_t *lc_doc_root_json(const lc_doc *doc, lc_error *error);
+
+/**
+ * A stream event's payload, {"path": P, "data": D}: path is a NUL-terminated
+ * copy of P (owned), data the parsed D (owned).
+ */
+typedef struct lc_payload {
+    char *path;
+    size_t path_len;
+    lc_doc *data;
+} lc_payload;
+
+/**
+ * Parses a put or patch payload: an object with a string "path" (validated
+ * with lc_path_validate) and a "data" member (parsed as lc_doc_parse does,
+ * with options; for a patch set options->keys_are_paths). Other members are
+ * ignored. On failure *out is zeroed and nothing is allocated.
+ * - Complexity: O(len).
+ */
+lc_status lc_payload_parse(const char *json, size_t len, const lc_parse_options *options,
+                           lc_payload *out, lc_error *error);
+
+/** Frees what a payload owns and zeroes it. NULL is ignored. */
+void lc_payload_release(lc_payload *payload);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

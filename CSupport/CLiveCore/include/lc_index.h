@@ -1,0 +1,137 @@
+/*
+ * lc_index.h — the ordered index: (sort value, key) entries in Firebase
+ * order, with positions.
+ *
+ * An order-statistic B+ tree over compact entries, plus a hash table from
+ * key to entry: every operation is O(log n), none is O(n) (bulk build
+ * excepted). Each entry has a stable 32-bit id, valid from insertion until
+ * removal, which callers use to keep their own per-entry data in an array.
+ *
+ * Ownership: the index copies keys and string sort values. Pointers it
+ * returns are borrowed and valid until the next mutation of the index.
+ * Not thread-safe: one index must not be used from two threads at once.
+ */
+#ifndef LC_INDEX_H
+#define LC_INDEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lc_doc.h"
+#include "lc_error.h"
+#include "lc_value.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct lc_index lc_index;
+
+/** No entry. */
+#define LC_ID_NONE UINT32_MAX
+
+/** A new empty index, or NULL when memory is exhausted. */
+lc_index *lc_index_new(void);
+
+/** Frees the index. NULL is ignored. - Complexity: O(number of tree nodes). */
+void lc_index_free(lc_index *index);
+
+/** Number of entries (0 for NULL). */
+size_t lc_index_count(const lc_index *index);
+
+/**
+ * Inserts key with sort value v. *position receives its index in order and
+ * *id its id (both may be NULL). LC_ERR_DUPLICATE_KEY if key is present,
+ * LC_ERR_KEY_TOO_LONG / LC_ERR_ARGUMENT for unusable input; nothing changes
+ * on error. - Complexity: O(log n).
+ */
+lc_status lc_index_insert(lc_index *index, const char *key, size_t key_len,
+                          const lc_value *v, size_t *position, uint32_t *id);
+
+/**
+ * Removes key. *position receives the index it had, *id its id.
+ * LC_ERR_NOT_FOUND if absent. - Complexity: O(log n).
+ */
+lc_status lc_index_remove(lc_index *index, const char *key, size_t key_len,
+                          size_t *position, uint32_t *id);
+
+/**
+ * Changes the sort value of key to v: *old_position is its index before,
+ * *new_position after. LC_ERR_NOT_FOUND if absent. - Complexity: O(log n).
+ */
+lc_status lc_index_update(lc_index *index, const char *key, size_t key_len,
+                          const lc_value *v, size_t *old_position, size_t *new_position);
+
+/** Index of key in order. LC_ERR_NOT_FOUND if absent. - Complexity: O(log n). */
+lc_status lc_index_find(const lc_index *index, const char *key, size_t key_len,
+                        size_t *position, uint32_t *id);
+
+/**
+ * Entry at position: key (borrowed), sort value (strings borrowed), id; any
+ * output may be NULL. LC_ERR_ARGUMENT if position >= count.
+ * - Complexity: O(log n).
+ */
+lc_status lc_index_at(const lc_index *index, size_t position, const char **key,
+                      size_t *key_len, lc_value *v, uint32_t *id);
+
+/** Key and sort value of an id (borrowed). LC_ERR_NOT_FOUND for a free id. O(1). */
+lc_status lc_index_entry(const lc_index *index, uint32_t id, const char **key,
+                         size_t *key_len, lc_value *v);
+
+/**
+ * Number of entries ordered before the post (v, key): the position of the
+ * first entry >= the post. A NULL key stands before every key, so the result
+ * is the first entry whose value is >= v (startAt(v) / endBefore(v)).
+ * - Complexity: O(log n).
+ */
+size_t lc_index_lower_bound(const lc_index *index, const lc_value *v,
+                            const char *key, size_t key_len);
+
+/**
+ * Number of entries ordered before or at the post (v, key): the position of
+ * the first entry > the post. A NULL key stands after every key
+ * (endAt(v) / startAfter(v)). - Complexity: O(log n).
+ */
+size_t lc_index_upper_bound(const lc_index *index, const lc_value *v,
+                            const char *key, size_t key_len);
+
+/**
+ * Replaces the whole content by the children of doc (under the doc's order),
+ * sorting them in bulk. On error the index is unchanged.
+ * - Complexity: O(n log n) comparisons, no per-entry allocation.
+ */
+lc_status lc_index_build_from_doc(lc_index *index, const lc_doc *doc);
+
+/** Removes every entry. */
+void lc_index_clear(lc_index *index);
+
+/** In-order iteration from a position. Invalidated by any mutation. */
+typedef struct lc_index_iter {
+    const void *leaf;
+    unsigned slot;
+    const lc_index *index;
+} lc_index_iter;
+
+/** Positions it at position (== count gives an exhausted iterator). */
+lc_status lc_index_iter_init(const lc_index *index, size_t position, lc_index_iter *it);
+
+/** Next entry, or false at the end. Outputs may be NULL. - Complexity: O(1) amortised. */
+bool lc_index_iter_next(lc_index_iter *it, const char **key, size_t *key_len,
+                        lc_value *v, uint32_t *id);
+
+/** Memory held by the index, in bytes, and the part of it that is key and string-value bytes. */
+void lc_index_memory(const lc_index *index, size_t *total_bytes, size_t *payload_bytes);
+
+/**
+ * Checks every structural invariant (order, counts, hash table, ids);
+ * LC_OK or LC_ERR_ARGUMENT with error->text saying what is broken. For tests.
+ * - Complexity: O(n).
+ */
+lc_status lc_index_check(const lc_index *index, lc_error *error);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

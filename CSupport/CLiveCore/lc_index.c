@@ -1,0 +1,220 @@
+/* lc_index.c — the public API of the ordered index. */
+#include <stdlib.h>
+#include <time.h>
+
+#include "lc_index_internal.h"
+#include "lc_key.h"
+
+lc_index *lc_index_new(void) {
+    lc_index *ix = calloc(1, sizeof *ix);
+    if (!ix) return NULL;
+    ix->root = calloc(1, sizeof(leaf));
+    if (!ix->root) {
+        free(ix);
+        return NULL;
+    }
+    ix->first = ix->root;
+    ix->free_head = LC_ID_NONE;
+    /* Per-index hash seed: unpredictable enough to blunt crafted collisions. */
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    ix->seed = ((uint64_t)(uintptr_t)ix * 0x9E3779B97F4A7C15ull) ^ (uint64_t)ts.tv_nsec ^
+               ((uint64_t)ts.tv_sec << 32);
+    return ix;
+}
+
+void lc_index_free(lc_index *ix) {
+    if (!ix) return;
+    lc_ix_tree_free(ix);
+    lc_ix_pool_free(ix);
+    lc_ix_store_free(ix);
+    free(ix);
+}
+
+size_t lc_index_count(const lc_index *ix) { return ix ? ix->count : 0; }
+
+static lc_status check_key(const char *key, size_t len) {
+    if (!key && len) return LC_ERR_ARGUMENT;
+    return lc_key_validate(key, len, NULL);
+}
+
+/* A value whose string lives in the index's own arena is copied first: the
+ * arena may move while the value is stored. *copy must be freed. */
+static lc_status detach_value(const lc_index *ix, const lc_value *v, lc_value *out, char **copy) {
+    *out = *v;
+    *copy = NULL;
+    if (v->tag == LC_SORT_STRING && v->len && ix->arena && v->str >= ix->arena &&
+        v->str < ix->arena + ix->arena_cap) {
+        *copy = malloc(v->len);
+        if (!*copy) return LC_ERR_NOMEM;
+        memcpy(*copy, v->str, v->len);
+        out->str = *copy;
+    }
+    return LC_OK;
+}
+
+lc_status lc_index_insert(lc_index *ix, const char *key, size_t key_len, const lc_value *v,
+                          size_t *position, uint32_t *id) {
+    if (!ix || lc_value_check(v) != LC_OK) return LC_ERR_ARGUMENT;
+    lc_status st = check_key(key, key_len);
+    if (st != LC_OK) return st;
+    if (lc_ix_lookup(ix, key, key_len) != LC_ID_NONE) return LC_ERR_DUPLICATE_KEY;
+    if ((st = lc_ix_tree_reserve(ix)) != LC_OK) return st;
+    lc_value val;
+    char *copy;
+    if ((st = detach_value(ix, v, &val, &copy)) != LC_OK) return st;
+    uint32_t fresh;
+    st = lc_ix_new_record(ix, key, key_len, &val, &fresh);
+    free(copy);
+    if (st != LC_OK) return st;
+    entry e = lc_ix_entry_of(ix, fresh);
+    size_t rank = lc_ix_tree_insert(ix, &e);
+    if (position) *position = rank;
+    if (id) *id = fresh;
+    return LC_OK;
+}
+
+lc_status lc_index_remove(lc_index *ix, const char *key, size_t key_len, size_t *position,
+                          uint32_t *id) {
+    if (!ix || (!key && key_len)) return LC_ERR_ARGUMENT;
+    uint32_t found = lc_ix_lookup(ix, key, key_len);
+    if (found == LC_ID_NONE) return LC_ERR_NOT_FOUND;
+    entry e = lc_ix_entry_of(ix, found);
+    size_t rank = lc_ix_tree_remove(ix, &e);
+    lc_ix_hash_remove(ix, key, key_len);
+    lc_ix_free_record(ix, found);
+    if (position) *position = rank;
+    if (id) *id = found;
+    return LC_OK;
+}
+
+static int same_value(const lc_index *ix, uint32_t id, const lc_value *v) {
+    lc_value old;
+    lc_ix_record_value(ix, id, &old);
+    if (old.tag != v->tag) return 0;
+    if (v->tag == LC_SORT_NUMBER) return lc_ix_number_bits(old.number) == lc_ix_number_bits(v->number);
+    if (v->tag == LC_SORT_STRING) return old.len == v->len && memcmp(old.str, v->str, v->len) == 0;
+    return 1;
+}
+
+lc_status lc_index_update(lc_index *ix, const char *key, size_t key_len, const lc_value *v,
+                          size_t *old_position, size_t *new_position) {
+    if (!ix || (!key && key_len) || lc_value_check(v) != LC_OK) return LC_ERR_ARGUMENT;
+    uint32_t id = lc_ix_lookup(ix, key, key_len);
+    if (id == LC_ID_NONE) return LC_ERR_NOT_FOUND;
+    entry e = lc_ix_entry_of(ix, id);
+    if (same_value(ix, id, v)) {
+        size_t rank = lc_ix_tree_rank(ix, &e, NULL, 0);
+        if (old_position) *old_position = rank;
+        if (new_position) *new_position = rank;
+        return LC_OK;
+    }
+    lc_status st = lc_ix_tree_reserve(ix);
+    if (st != LC_OK) return st;
+    lc_value val;
+    char *copy;
+    if ((st = detach_value(ix, v, &val, &copy)) != LC_OK) return st;
+    size_t before = lc_ix_tree_remove(ix, &e);
+    st = lc_ix_set_value(ix, id, &val);
+    free(copy);
+    if (st != LC_OK) {
+        lc_ix_tree_insert(ix, &e); /* the record is unchanged: put the entry back */
+        return st;
+    }
+    entry moved = lc_ix_entry_of(ix, id);
+    size_t after = lc_ix_tree_insert(ix, &moved);
+    if (old_position) *old_position = before;
+    if (new_position) *new_position = after;
+    return LC_OK;
+}
+
+lc_status lc_index_find(const lc_index *ix, const char *key, size_t key_len, size_t *position,
+                        uint32_t *id) {
+    if (!ix || (!key && key_len)) return LC_ERR_ARGUMENT;
+    uint32_t found = lc_ix_lookup(ix, key, key_len);
+    if (found == LC_ID_NONE) return LC_ERR_NOT_FOUND;
+    if (position) {
+        entry e = lc_ix_entry_of(ix, found);
+        *position = lc_ix_tree_rank(ix, &e, NULL, 0);
+    }
+    if (id) *id = found;
+    return LC_OK;
+}
+
+lc_status lc_index_entry(const lc_index *ix, uint32_t id, const char **key, size_t *key_len,
+                         lc_value *v) {
+    if (!ix) return LC_ERR_ARGUMENT;
+    if (id >= ix->rec_len || ix->rec[id].tag == TAG_FREE) return LC_ERR_NOT_FOUND;
+    size_t kl;
+    const char *k = lc_ix_key(ix, id, &kl);
+    if (key) *key = k;
+    if (key_len) *key_len = kl;
+    if (v) lc_ix_record_value(ix, id, v);
+    return LC_OK;
+}
+
+lc_status lc_index_at(const lc_index *ix, size_t position, const char **key, size_t *key_len,
+                      lc_value *v, uint32_t *id) {
+    if (!ix || position >= ix->count) return LC_ERR_ARGUMENT;
+    const entry *e = lc_ix_tree_at(ix, position, NULL, NULL);
+    if (id) *id = e->id;
+    return lc_index_entry(ix, e->id, key, key_len, v);
+}
+
+static size_t bound(const lc_index *ix, const lc_value *v, const char *key, size_t key_len,
+                    int upper) {
+    if (!ix || lc_value_check(v) != LC_OK || (!key && key_len)) return 0;
+    entry probe = {0, 0, LC_ID_NONE, (uint8_t)v->tag, 0, 0};
+    probe_ext ext = {key, key_len, 0, v->str, v->len};
+    if (v->tag == LC_SORT_NUMBER) probe.v = lc_ix_number_bits(v->number);
+    if (v->tag == LC_SORT_STRING) {
+        probe.v = lc_ix_string_prefix(v->str, v->len);
+        if (v->len <= 7) probe.flags |= F_VAL_EXACT;
+    }
+    if (key) {
+        uint8_t kf;
+        lc_ix_key_prefix(key, key_len, &probe.k, &kf);
+        probe.flags |= kf;
+    } else {
+        ext.key_side = upper ? 1 : -1;
+    }
+    return lc_ix_tree_rank(ix, &probe, &ext, upper);
+}
+
+size_t lc_index_lower_bound(const lc_index *ix, const lc_value *v, const char *key, size_t key_len) {
+    return bound(ix, v, key, key_len, 0);
+}
+
+size_t lc_index_upper_bound(const lc_index *ix, const lc_value *v, const char *key, size_t key_len) {
+    return bound(ix, v, key, key_len, 1);
+}
+
+lc_status lc_index_iter_init(const lc_index *ix, size_t position, lc_index_iter *it) {
+    if (!ix || !it || position > ix->count) return LC_ERR_ARGUMENT;
+    it->index = ix;
+    if (position == ix->count) {
+        it->leaf = NULL;
+        it->slot = 0;
+        return LC_OK;
+    }
+    const leaf *l;
+    unsigned slot;
+    lc_ix_tree_at(ix, position, &l, &slot);
+    it->leaf = l;
+    it->slot = slot;
+    return LC_OK;
+}
+
+bool lc_index_iter_next(lc_index_iter *it, const char **key, size_t *key_len, lc_value *v,
+                        uint32_t *id) {
+    if (!it || !it->leaf) return false;
+    const leaf *l = it->leaf;
+    const entry *e = &l->e[it->slot];
+    if (id) *id = e->id;
+    lc_index_entry(it->index, e->id, key, key_len, v);
+    if (++it->slot >= l->n) {
+        it->leaf = l->next;
+        it->slot = 0;
+    }
+    return true;
+}

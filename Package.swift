@@ -1,0 +1,47 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "LiveCollection",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "LiveModel", targets: ["LiveModel"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CJansson",
+            path: "CSupport/CJansson",
+            pkgConfig: "jansson",
+            providers: [.apt(["libjansson-dev"]), .brew(["jansson"])]
+        ),
+        .target(
+            name: "CLiveCore",
+            dependencies: ["CJansson"],
+            path: "CSupport/CLiveCore",
+            cSettings: [.define("_POSIX_C_SOURCE", to: "200809L")]
+        ),
+        .target(
+            name: "LiveModel",
+            dependencies: ["CLiveCore", "CJansson"],
+            path: "Sources/LiveModel"
+        ),
+        .executableTarget(
+            name: "LiveBench",
+            dependencies: [
+                "CLiveCore", "CJansson", "LiveModel",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/LiveBench"
+        ),
+        .testTarget(
+            name: "LiveModelTests",
+            dependencies: ["LiveModel", "CLiveCore", "CJansson"],
+            path: "Tests/LiveModelTests"
+        ),
+    ],
+    swiftLanguageModes: [.v6],
+    cLanguageStandard: .c11
+)
