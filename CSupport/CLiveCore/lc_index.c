@@ -8,11 +8,13 @@
 lc_index *lc_index_new(void) {
     lc_index *ix = calloc(1, sizeof *ix);
     if (!ix) return NULL;
-    ix->root = calloc(1, sizeof(leaf));
+    lc_ix_init_nodes(ix);
+    ix->root = lc_slab_alloc(&ix->leaves);
     if (!ix->root) {
         free(ix);
         return NULL;
     }
+    memset(ix->root, 0, sizeof(leaf));
     ix->first = ix->root;
     ix->free_head = LC_ID_NONE;
     /* Per-index hash seed: unpredictable enough to blunt crafted collisions. */
@@ -26,7 +28,6 @@ lc_index *lc_index_new(void) {
 void lc_index_free(lc_index *ix) {
     if (!ix) return;
     lc_ix_tree_free(ix);
-    lc_ix_pool_free(ix);
     lc_ix_store_free(ix);
     free(ix);
 }
@@ -65,9 +66,11 @@ lc_status lc_index_insert(lc_index *ix, const char *key, size_t key_len, const l
     if ((st = detach_value(ix, v, &val, &copy)) != LC_OK) return st;
     uint32_t fresh;
     st = lc_ix_new_record(ix, key, key_len, &val, &fresh);
+    entry e;
+    lc_ix_encode(key, key_len, &val, &e);
+    e.id = fresh;
     free(copy);
     if (st != LC_OK) return st;
-    entry e = lc_ix_entry_of(ix, fresh);
     size_t rank = lc_ix_tree_insert(ix, &e);
     if (position) *position = rank;
     if (id) *id = fresh;
@@ -79,8 +82,7 @@ lc_status lc_index_remove(lc_index *ix, const char *key, size_t key_len, size_t 
     if (!ix || (!key && key_len)) return LC_ERR_ARGUMENT;
     uint32_t found = lc_ix_lookup(ix, key, key_len);
     if (found == LC_ID_NONE) return LC_ERR_NOT_FOUND;
-    entry e = lc_ix_entry_of(ix, found);
-    size_t rank = lc_ix_tree_remove(ix, &e);
+    size_t rank = lc_ix_tree_remove(ix, found);
     lc_ix_hash_remove(ix, key, key_len);
     lc_ix_free_record(ix, found);
     if (position) *position = rank;
@@ -90,7 +92,7 @@ lc_status lc_index_remove(lc_index *ix, const char *key, size_t key_len, size_t 
 
 static int same_value(const lc_index *ix, uint32_t id, const lc_value *v) {
     lc_value old;
-    lc_ix_record_value(ix, id, &old);
+    lc_ix_value_of(ix, id, &old);
     if (old.tag != v->tag) return 0;
     if (v->tag == LC_SORT_NUMBER) return lc_ix_number_bits(old.number) == lc_ix_number_bits(v->number);
     if (v->tag == LC_SORT_STRING) return old.len == v->len && memcmp(old.str, v->str, v->len) == 0;
@@ -102,9 +104,9 @@ lc_status lc_index_update(lc_index *ix, const char *key, size_t key_len, const l
     if (!ix || (!key && key_len) || lc_value_check(v) != LC_OK) return LC_ERR_ARGUMENT;
     uint32_t id = lc_ix_lookup(ix, key, key_len);
     if (id == LC_ID_NONE) return LC_ERR_NOT_FOUND;
-    entry e = lc_ix_entry_of(ix, id);
     if (same_value(ix, id, v)) {
-        size_t rank = lc_ix_tree_rank(ix, &e, NULL, 0);
+        tree_path p;
+        size_t rank = lc_ix_tree_rank_of(ix, id, &p, NULL);
         if (old_position) *old_position = rank;
         if (new_position) *new_position = rank;
         return LC_OK;
@@ -114,14 +116,16 @@ lc_status lc_index_update(lc_index *ix, const char *key, size_t key_len, const l
     lc_value val;
     char *copy;
     if ((st = detach_value(ix, v, &val, &copy)) != LC_OK) return st;
-    size_t before = lc_ix_tree_remove(ix, &e);
+    entry old = lc_ix_entry_of(ix, id), moved;
+    lc_ix_encode(key, key_len, &val, &moved);
+    moved.id = id;
+    size_t before = lc_ix_tree_remove(ix, id);
     st = lc_ix_set_value(ix, id, &val);
     free(copy);
     if (st != LC_OK) {
-        lc_ix_tree_insert(ix, &e); /* the record is unchanged: put the entry back */
+        lc_ix_tree_insert(ix, &old); /* the record is unchanged: put the entry back */
         return st;
     }
-    entry moved = lc_ix_entry_of(ix, id);
     size_t after = lc_ix_tree_insert(ix, &moved);
     if (old_position) *old_position = before;
     if (new_position) *new_position = after;
@@ -134,8 +138,8 @@ lc_status lc_index_find(const lc_index *ix, const char *key, size_t key_len, siz
     uint32_t found = lc_ix_lookup(ix, key, key_len);
     if (found == LC_ID_NONE) return LC_ERR_NOT_FOUND;
     if (position) {
-        entry e = lc_ix_entry_of(ix, found);
-        *position = lc_ix_tree_rank(ix, &e, NULL, 0);
+        tree_path p;
+        *position = lc_ix_tree_rank_of(ix, found, &p, NULL);
     }
     if (id) *id = found;
     return LC_OK;
@@ -149,35 +153,26 @@ lc_status lc_index_entry(const lc_index *ix, uint32_t id, const char **key, size
     const char *k = lc_ix_key(ix, id, &kl);
     if (key) *key = k;
     if (key_len) *key_len = kl;
-    if (v) lc_ix_record_value(ix, id, v);
+    if (v) lc_ix_value_of(ix, id, v);
     return LC_OK;
 }
 
 lc_status lc_index_at(const lc_index *ix, size_t position, const char **key, size_t *key_len,
                       lc_value *v, uint32_t *id) {
     if (!ix || position >= ix->count) return LC_ERR_ARGUMENT;
-    const entry *e = lc_ix_tree_at(ix, position, NULL, NULL);
-    if (id) *id = e->id;
-    return lc_index_entry(ix, e->id, key, key_len, v);
+    unsigned slot;
+    const leaf *l = lc_ix_tree_at(ix, position, &slot);
+    if (id) *id = l->id[slot];
+    return lc_index_entry(ix, l->id[slot], key, key_len, v);
 }
 
 static size_t bound(const lc_index *ix, const lc_value *v, const char *key, size_t key_len,
                     int upper) {
     if (!ix || lc_value_check(v) != LC_OK || (!key && key_len)) return 0;
-    entry probe = {0, 0, LC_ID_NONE, (uint8_t)v->tag, 0, 0};
+    entry probe;
     probe_ext ext = {key, key_len, 0, v->str, v->len};
-    if (v->tag == LC_SORT_NUMBER) probe.v = lc_ix_number_bits(v->number);
-    if (v->tag == LC_SORT_STRING) {
-        probe.v = lc_ix_string_prefix(v->str, v->len);
-        if (v->len <= 7) probe.flags |= F_VAL_EXACT;
-    }
-    if (key) {
-        uint8_t kf;
-        lc_ix_key_prefix(key, key_len, &probe.k, &kf);
-        probe.flags |= kf;
-    } else {
-        ext.key_side = upper ? 1 : -1;
-    }
+    lc_ix_encode(key ? key : "", key ? key_len : 0, v, &probe);
+    if (!key) ext.key_side = upper ? 1 : -1;
     return lc_ix_tree_rank(ix, &probe, &ext, upper);
 }
 
@@ -197,10 +192,8 @@ lc_status lc_index_iter_init(const lc_index *ix, size_t position, lc_index_iter 
         it->slot = 0;
         return LC_OK;
     }
-    const leaf *l;
     unsigned slot;
-    lc_ix_tree_at(ix, position, &l, &slot);
-    it->leaf = l;
+    it->leaf = lc_ix_tree_at(ix, position, &slot);
     it->slot = slot;
     return LC_OK;
 }
@@ -209,10 +202,10 @@ bool lc_index_iter_next(lc_index_iter *it, const char **key, size_t *key_len, lc
                         uint32_t *id) {
     if (!it || !it->leaf) return false;
     const leaf *l = it->leaf;
-    const entry *e = &l->e[it->slot];
-    if (id) *id = e->id;
-    lc_index_entry(it->index, e->id, key, key_len, v);
-    if (++it->slot >= l->n) {
+    uint32_t e = l->id[it->slot];
+    if (id) *id = e;
+    lc_index_entry(it->index, e, key, key_len, v);
+    if (++it->slot >= l->h.n) {
         it->leaf = l->next;
         it->slot = 0;
     }

@@ -96,44 +96,43 @@ typedef struct level {
     size_t n;
 } level;
 
-static void free_level(level *lv, int leaves) {
-    (void)leaves;
-    if (lv->node)
-        for (size_t i = 0; i < lv->n; i++) free(lv->node[i]);
+static void drop_level(level *lv) {
     free(lv->node);
     free(lv->cnt);
     free(lv->min);
     memset(lv, 0, sizeof *lv);
 }
 
-static lc_status alloc_level(level *lv, size_t n, size_t node_size) {
-    lv->node = calloc(n ? n : 1, sizeof *lv->node);
-    lv->cnt = malloc((n ? n : 1) * sizeof *lv->cnt);
-    lv->min = malloc((n ? n : 1) * sizeof *lv->min);
-    lv->n = 0;
-    if (!lv->node || !lv->cnt || !lv->min) return LC_ERR_NOMEM;
-    for (size_t i = 0; i < n; i++) {
-        lv->node[i] = malloc(node_size);
-        if (!lv->node[i]) return LC_ERR_NOMEM;
-        lv->n++;
-    }
+/* Allocates n nodes of a level from slab. Nodes stay owned by the slab. */
+static lc_status new_level(level *lv, lc_slab *slab, size_t n) {
+    lv->node = malloc(n * sizeof *lv->node);
+    lv->cnt = malloc(n * sizeof *lv->cnt);
+    lv->min = malloc(n * sizeof *lv->min);
+    lv->n = n;
+    if (!lv->node || !lv->cnt || !lv->min || lc_slab_reserve(slab, n)) return LC_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) lv->node[i] = lc_slab_alloc(slab);
     return LC_OK;
 }
 
-/* Builds the tree of ix (which must be empty and rootless) from sorted entries. */
+/* Builds the tree of ix (whose slabs hold no tree) from sorted entries whose
+ * records exist. On failure the caller frees the slabs. */
 lc_status lc_ix_tree_build(lc_index *ix, const entry *sorted, size_t n) {
     size_t nleaves = n ? (n + BULK_LEAF_FILL - 1) / BULK_LEAF_FILL : 1;
     level cur;
-    if (alloc_level(&cur, nleaves, sizeof(leaf)) != LC_OK) {
-        free_level(&cur, 1);
+    if (new_level(&cur, &ix->leaves, nleaves) != LC_OK) {
+        drop_level(&cur);
         return LC_ERR_NOMEM;
     }
     size_t at = 0;
     for (size_t j = 0; j < nleaves; j++) {
         leaf *l = cur.node[j];
         size_t k = n / nleaves + (j < n % nleaves);
-        memcpy(l->e, sorted + at, k * sizeof *sorted);
-        l->n = (uint32_t)k;
+        for (size_t q = 0; q < k; q++) {
+            lc_ix_leaf_set(l, (unsigned)q, &sorted[at + q]);
+            ix->rec[sorted[at + q].id].where = l;
+        }
+        l->h.n = (uint32_t)k;
+        l->h.parent = NULL;
         l->prev = j ? cur.node[j - 1] : NULL;
         l->next = j + 1 < nleaves ? cur.node[j + 1] : NULL;
         cur.cnt[j] = (uint32_t)k;
@@ -142,24 +141,12 @@ lc_status lc_ix_tree_build(lc_index *ix, const entry *sorted, size_t n) {
     }
     ix->first = cur.node[0];
     unsigned height = 0;
-    /* Levels built so far are owned by the nodes above them once linked. */
     while (cur.n > 1) {
         size_t c = cur.n, nn = (c + BULK_LEAF_FILL - 1) / BULK_LEAF_FILL;
         level up;
-        if (alloc_level(&up, nn, sizeof(inner)) != LC_OK || height + 1 >= MAX_HEIGHT) {
-            free_level(&up, 0);
-            /* Free the whole partial tree: the current level and everything under it. */
-            ix->root = NULL;
-            for (size_t i = 0; i < cur.n; i++) {
-                ix->root = cur.node[i];
-                ix->height = height;
-                lc_ix_tree_free(ix);
-            }
-            free(cur.node);
-            free(cur.cnt);
-            free(cur.min);
-            ix->first = NULL;
-            ix->height = 0;
+        if (height + 1 >= MAX_HEIGHT || new_level(&up, &ix->inners, nn) != LC_OK) {
+            drop_level(&up);
+            drop_level(&cur);
             return LC_ERR_NOMEM;
         }
         size_t from = 0;
@@ -169,26 +156,24 @@ lc_status lc_ix_tree_build(lc_index *ix, const entry *sorted, size_t n) {
             uint32_t total = 0;
             for (size_t q = 0; q < k; q++) {
                 in->child[q] = cur.node[from + q];
+                ((node_hdr *)in->child[q])->parent = in;
                 in->cnt[q] = cur.cnt[from + q];
                 in->sep[q] = cur.min[from + q];
                 total += cur.cnt[from + q];
             }
-            in->n = (uint32_t)k;
+            in->h.n = (uint32_t)k;
+            in->h.parent = NULL;
             up.cnt[j] = total;
             up.min[j] = cur.min[from];
             from += k;
         }
-        free(cur.node);
-        free(cur.cnt);
-        free(cur.min);
+        drop_level(&cur);
         cur = up;
         height++;
     }
     ix->root = cur.node[0];
     ix->height = height;
     ix->count = n;
-    free(cur.node);
-    free(cur.cnt);
-    free(cur.min);
+    drop_level(&cur);
     return LC_OK;
 }

@@ -36,36 +36,55 @@ void lc_ix_key_prefix(const char *key, size_t len, uint64_t *k, uint8_t *flags) 
     }
 }
 
-void lc_ix_record_value(const lc_index *ix, uint32_t id, lc_value *out) {
+void lc_ix_encode(const char *key, size_t len, const lc_value *v, entry *out) {
+    memset(out, 0, sizeof *out);
+    out->id = LC_ID_NONE;
+    out->tag = (uint8_t)v->tag;
+    lc_ix_key_prefix(key, len, &out->k, &out->flags);
+    if (v->tag == LC_SORT_NUMBER) {
+        out->v = lc_ix_number_bits(v->number);
+    } else if (v->tag == LC_SORT_STRING) {
+        out->v = lc_ix_string_prefix(v->str, v->len);
+        if (v->len <= 7) out->flags |= F_VAL_EXACT;
+    }
+}
+
+void lc_ix_string_of(const lc_index *ix, uint32_t id, const char **s, size_t *len) {
+    const record *r = &ix->rec[id];
+    uint32_t n;
+    const char *p = ix->arena + r->off + r->key_len;
+    memcpy(&n, p, sizeof n);
+    *s = p + sizeof n;
+    *len = n;
+}
+
+void lc_ix_value_of(const lc_index *ix, uint32_t id, lc_value *out) {
     const record *r = &ix->rec[id];
     out->tag = (lc_sort_tag)r->tag;
     out->number = 0;
     out->str = NULL;
     out->len = 0;
     if (r->tag == LC_SORT_NUMBER) {
-        uint64_t u = r->v;
+        uint64_t u = lc_ix_entry_of(ix, id).v;
         u = (u >> 63) ? (u & ~(1ull << 63)) : ~u;
         memcpy(&out->number, &u, sizeof u);
     } else if (r->tag == LC_SORT_STRING) {
-        uint32_t n;
-        const char *p = ix->arena + r->off + r->key_len;
-        memcpy(&n, p, sizeof n);
-        out->str = p + sizeof n;
-        out->len = n;
+        lc_ix_string_of(ix, id, &out->str, &out->len);
     }
 }
 
 static int full_string_compare(const lc_index *ix, const entry *a, const probe_ext *ax,
                                const entry *b) {
-    lc_value va, vb;
+    const char *sa, *sb;
+    size_t la, lb;
     if (ax) {
-        va.str = ax->str;
-        va.len = ax->str_len;
+        sa = ax->str;
+        la = ax->str_len;
     } else {
-        lc_ix_record_value(ix, a->id, &va);
+        lc_ix_string_of(ix, a->id, &sa, &la);
     }
-    lc_ix_record_value(ix, b->id, &vb);
-    return lc_utf16_compare(va.str, va.len, vb.str, vb.len);
+    lc_ix_string_of(ix, b->id, &sb, &lb);
+    return lc_utf16_compare(sa, la, sb, lb);
 }
 
 int lc_ix_compare(const lc_index *ix, const entry *a, const probe_ext *ax, const entry *b) {

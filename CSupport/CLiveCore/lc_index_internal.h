@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "lc_index.h"
+#include "lc_mem.h"
 
 #define LEAF_CAP 64
 #define LEAF_MIN (LEAF_CAP / 4)
@@ -40,27 +41,39 @@ typedef struct entry {
     uint16_t unused;
 } entry;
 
-typedef struct record {
-    uint64_t v;
-    uint64_t k;
-    uint32_t off;     /* arena offset of the key; for free ids, the next free id */
-    uint16_t key_len;
-    uint8_t tag;      /* lc_sort_tag, or TAG_FREE */
-    uint8_t flags;
-} record;
+struct inner;
 
-typedef struct leaf {
+/* The first member of every node. */
+typedef struct node_hdr {
     uint32_t n;
+    struct inner *parent; /* NULL for the root */
+} node_hdr;
+
+/* Leaves keep their entries as parallel arrays: a search reads tag and v only. */
+typedef struct leaf {
+    node_hdr h;
     struct leaf *prev, *next;
-    entry e[LEAF_CAP];
+    uint64_t v[LEAF_CAP];
+    uint64_t k[LEAF_CAP];
+    uint32_t id[LEAF_CAP];
+    uint8_t tag[LEAF_CAP];
+    uint8_t flags[LEAF_CAP];
 } leaf;
 
 typedef struct inner {
-    uint32_t n;
+    node_hdr h;
     uint32_t cnt[INNER_CAP];
     void *child[INNER_CAP];
     entry sep[INNER_CAP];
 } inner;
+
+typedef struct record {
+    leaf *where;      /* the leaf holding the entry; for free ids, NULL */
+    uint32_t off;     /* arena offset of the key; for free ids, the next free id */
+    uint16_t key_len;
+    uint8_t tag;      /* lc_sort_tag, or TAG_FREE */
+    uint8_t unused;
+} record;
 
 struct lc_index {
     /* tree */
@@ -74,15 +87,20 @@ struct lc_index {
     /* arena: key bytes, then for string values a 4-byte length and the bytes */
     char *arena;
     size_t arena_used, arena_cap, arena_garbage;
-    /* hash table of ids, linear probing, LC_ID_NONE is empty */
-    uint32_t *slots;
+    /* hash table of ids, linear probing; a slot's fingerprint (the hash's
+     * high 32 bits) also gives its home, so nothing is rehashed from keys */
+    struct slot *slots;
     size_t slot_mask;    /* capacity - 1; capacity is a power of two */
+    unsigned slot_shift; /* 32 - log2(capacity) */
     uint64_t seed;
-    /* spare nodes, so that an insertion never fails once it has begun */
-    void *pool_leaf[4];
-    void *pool_inner[MAX_HEIGHT + 2];
-    unsigned n_pool_leaf, n_pool_inner;
+    /* nodes come from per-index slabs: freeing the tree is O(chunks) */
+    lc_slab leaves, inners;
 };
+
+typedef struct slot {
+    uint32_t id; /* LC_ID_NONE: empty */
+    uint32_t fp;
+} slot;
 
 /* What a probe carries that a stored entry finds in the arena. */
 typedef struct probe_ext {
@@ -103,8 +121,10 @@ typedef struct tree_path {
 uint64_t lc_ix_number_bits(double d);
 uint64_t lc_ix_string_prefix(const char *s, size_t len);
 void lc_ix_key_prefix(const char *key, size_t len, uint64_t *k, uint8_t *flags);
+void lc_ix_encode(const char *key, size_t len, const lc_value *v, entry *out);
 int lc_ix_compare(const lc_index *ix, const entry *a, const probe_ext *ax, const entry *b);
-void lc_ix_record_value(const lc_index *ix, uint32_t id, lc_value *out);
+void lc_ix_string_of(const lc_index *ix, uint32_t id, const char **s, size_t *len);
+void lc_ix_value_of(const lc_index *ix, uint32_t id, lc_value *out);
 
 static inline const char *lc_ix_key(const lc_index *ix, uint32_t id, size_t *len) {
     const record *r = &ix->rec[id];
@@ -112,10 +132,29 @@ static inline const char *lc_ix_key(const lc_index *ix, uint32_t id, size_t *len
     return ix->arena + r->off;
 }
 
-static inline entry lc_ix_entry_of(const lc_index *ix, uint32_t id) {
-    const record *r = &ix->rec[id];
-    entry e = {r->v, r->k, id, r->tag, r->flags, 0};
+static inline entry lc_ix_leaf_entry(const leaf *l, unsigned i) {
+    entry e = {l->v[i], l->k[i], l->id[i], l->tag[i], l->flags[i], 0};
     return e;
+}
+
+static inline void lc_ix_leaf_set(leaf *l, unsigned i, const entry *e) {
+    l->v[i] = e->v;
+    l->k[i] = e->k;
+    l->id[i] = e->id;
+    l->tag[i] = e->tag;
+    l->flags[i] = e->flags;
+}
+
+/* Slot of id in its leaf (the id must be live). */
+static inline unsigned lc_ix_slot_of(const leaf *l, uint32_t id) {
+    unsigned i = 0;
+    while (l->id[i] != id) i++;
+    return i;
+}
+
+static inline entry lc_ix_entry_of(const lc_index *ix, uint32_t id) {
+    const leaf *l = ix->rec[id].where;
+    return lc_ix_leaf_entry(l, lc_ix_slot_of(l, id));
 }
 
 /* lc_index_store.c: records, arena, hash table */
@@ -125,19 +164,23 @@ lc_status lc_ix_reserve(lc_index *ix, size_t entries, size_t arena_bytes);
 lc_status lc_ix_new_record(lc_index *ix, const char *key, size_t len, const lc_value *v, uint32_t *id);
 lc_status lc_ix_set_value(lc_index *ix, uint32_t id, const lc_value *v);
 void lc_ix_free_record(lc_index *ix, uint32_t id);
-void lc_ix_hash_insert(lc_index *ix, uint32_t id, uint64_t h);
+void lc_ix_hash_insert(lc_index *ix, uint32_t id, uint32_t fp);
 void lc_ix_hash_remove(lc_index *ix, const char *key, size_t len);
 void lc_ix_store_free(lc_index *ix);
 
 /* lc_index_tree.c */
 lc_status lc_ix_tree_reserve(lc_index *ix);
 void lc_ix_node_put(lc_index *ix, void *node, int is_leaf);
+void lc_ix_init_nodes(lc_index *ix);
 size_t lc_ix_tree_insert(lc_index *ix, const entry *e);
-size_t lc_ix_tree_remove(lc_index *ix, const entry *e);
 size_t lc_ix_tree_rank(const lc_index *ix, const entry *e, const probe_ext *ext, int upper);
-const entry *lc_ix_tree_at(const lc_index *ix, size_t position, const leaf **where, unsigned *slot);
+size_t lc_ix_tree_rank_of(const lc_index *ix, uint32_t id, tree_path *path, unsigned *slot);
+const leaf *lc_ix_tree_at(const lc_index *ix, size_t position, unsigned *slot);
+void lc_ix_leaf_move(lc_index *ix, leaf *dst, unsigned di, leaf *src, unsigned si, unsigned n);
+
+/* lc_index_remove.c */
+size_t lc_ix_tree_remove(lc_index *ix, uint32_t id);
 void lc_ix_tree_free(lc_index *ix);
-void lc_ix_pool_free(lc_index *ix);
 
 /* lc_index_build.c */
 void lc_ix_sort(const lc_index *ix, entry *a, size_t n);

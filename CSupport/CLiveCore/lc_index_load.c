@@ -7,7 +7,6 @@
 static void take_over(lc_index *dst, lc_index *src) {
     lc_ix_tree_free(dst);
     lc_ix_store_free(dst);
-    lc_ix_pool_free(dst);
     *dst = *src;
     free(src);
 }
@@ -29,6 +28,7 @@ lc_status lc_index_build_from_doc(lc_index *ix, const lc_doc *doc) {
     lc_status st = (fresh && all) ? LC_OK : LC_ERR_NOMEM;
     if (st == LC_OK) {
         fresh->free_head = LC_ID_NONE;
+        lc_ix_init_nodes(fresh);
         fresh->seed = ix->seed;
         st = lc_ix_reserve(fresh, n, bytes);
     }
@@ -43,7 +43,10 @@ lc_status lc_index_build_from_doc(lc_index *ix, const lc_doc *doc) {
         }
         uint32_t id;
         st = lc_ix_new_record(fresh, key, kl, &v, &id);
-        if (st == LC_OK) all[i] = lc_ix_entry_of(fresh, id);
+        if (st == LC_OK) {
+            lc_ix_encode(key, kl, &v, &all[i]);
+            all[i].id = id;
+        }
     }
     if (st == LC_OK) {
         lc_ix_sort(fresh, all, n);
@@ -62,21 +65,21 @@ lc_status lc_index_build_from_doc(lc_index *ix, const lc_doc *doc) {
     return LC_OK;
 }
 
-void lc_index_clear(lc_index *ix) {
-    if (!ix) return;
-    leaf *empty = calloc(1, sizeof *empty);
-    if (!empty) { /* out of memory: a pooled leaf serves as the new root */
-        if (ix->n_pool_leaf) empty = ix->pool_leaf[--ix->n_pool_leaf];
-        else return;
-        memset(empty, 0, sizeof *empty);
-    }
+lc_status lc_index_clear(lc_index *ix) {
+    if (!ix) return LC_ERR_ARGUMENT;
+    lc_slab fresh;
+    lc_slab_init(&fresh, sizeof(leaf));
+    leaf *empty = lc_slab_alloc(&fresh);
+    if (!empty) return LC_ERR_NOMEM;
+    memset(empty, 0, sizeof *empty);
     lc_ix_tree_free(ix);
     lc_ix_store_free(ix);
+    ix->leaves = fresh;
     ix->root = ix->first = empty;
-    ix->height = 0;
-    ix->count = 0;
     ix->rec_len = ix->rec_cap = 0;
     ix->free_head = LC_ID_NONE;
     ix->arena_used = ix->arena_cap = ix->arena_garbage = 0;
     ix->slot_mask = 0;
+    ix->slot_shift = 0;
+    return LC_OK;
 }

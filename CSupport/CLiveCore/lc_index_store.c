@@ -31,61 +31,70 @@ static inline int key_is(const lc_index *ix, uint32_t id, const char *key, size_
     return r->key_len == len && memcmp(ix->arena + r->off, key, len) == 0;
 }
 
+static inline uint32_t fingerprint(const lc_index *ix, const char *key, size_t len) {
+    return (uint32_t)(lc_ix_hash(ix, key, len) >> 32);
+}
+
+static inline size_t home(const lc_index *ix, uint32_t fp) {
+    return ix->slot_shift >= 32 ? 0 : fp >> ix->slot_shift;
+}
+
 uint32_t lc_ix_lookup(const lc_index *ix, const char *key, size_t len) {
     if (!ix->slots) return LC_ID_NONE;
-    size_t i = lc_ix_hash(ix, key, len) & ix->slot_mask;
-    for (;;) {
-        uint32_t id = ix->slots[i];
-        if (id == LC_ID_NONE) return LC_ID_NONE;
-        if (key_is(ix, id, key, len)) return id;
-        i = (i + 1) & ix->slot_mask;
+    uint32_t fp = fingerprint(ix, key, len);
+    for (size_t i = home(ix, fp);; i = (i + 1) & ix->slot_mask) {
+        slot s = ix->slots[i];
+        if (s.id == LC_ID_NONE) return LC_ID_NONE;
+        if (s.fp == fp && key_is(ix, s.id, key, len)) return s.id;
     }
 }
 
-void lc_ix_hash_insert(lc_index *ix, uint32_t id, uint64_t h) {
-    size_t i = h & ix->slot_mask;
-    while (ix->slots[i] != LC_ID_NONE) i = (i + 1) & ix->slot_mask;
-    ix->slots[i] = id;
+void lc_ix_hash_insert(lc_index *ix, uint32_t id, uint32_t fp) {
+    size_t i = home(ix, fp);
+    while (ix->slots[i].id != LC_ID_NONE) i = (i + 1) & ix->slot_mask;
+    ix->slots[i] = (slot){id, fp};
 }
 
 /* Backward-shift deletion keeps probe sequences intact without tombstones. */
 void lc_ix_hash_remove(lc_index *ix, const char *key, size_t len) {
-    size_t mask = ix->slot_mask, i = lc_ix_hash(ix, key, len) & mask;
-    while (!key_is(ix, ix->slots[i], key, len)) i = (i + 1) & mask;
+    size_t mask = ix->slot_mask;
+    uint32_t fp = fingerprint(ix, key, len);
+    size_t i = home(ix, fp);
+    while (ix->slots[i].fp != fp || !key_is(ix, ix->slots[i].id, key, len)) i = (i + 1) & mask;
     for (size_t j = (i + 1) & mask;; j = (j + 1) & mask) {
-        uint32_t id = ix->slots[j];
-        if (id == LC_ID_NONE) break;
-        size_t kl;
-        const char *k = lc_ix_key(ix, id, &kl);
-        size_t home = lc_ix_hash(ix, k, kl) & mask;
-        /* Move slot j to the hole at i unless its home lies cyclically in (i, j]. */
-        int between = i <= j ? (home > i && home <= j) : (home > i || home <= j);
+        slot s = ix->slots[j];
+        if (s.id == LC_ID_NONE) break;
+        size_t h = home(ix, s.fp);
+        /* Move slot j into the hole at i unless its home lies cyclically in (i, j]. */
+        int between = i <= j ? (h > i && h <= j) : (h > i || h <= j);
         if (!between) {
-            ix->slots[i] = id;
+            ix->slots[i] = s;
             i = j;
         }
     }
-    ix->slots[i] = LC_ID_NONE;
+    ix->slots[i].id = LC_ID_NONE;
 }
 
 static lc_status grow_slots(lc_index *ix, size_t entries) {
     size_t cap = ix->slots ? ix->slot_mask + 1 : 0;
     if (entries * 4 <= cap * 3) return LC_OK;
     size_t want = 16;
-    while (want * 3 < entries * 4) want *= 2;
-    uint32_t *s = malloc(want * sizeof *s);
+    unsigned bits = 4;
+    while (want * 3 < entries * 4) {
+        want *= 2;
+        bits++;
+    }
+    if (bits > 32) return LC_ERR_CAPACITY;
+    slot *s = lc_big_alloc(want * sizeof *s);
     if (!s) return LC_ERR_NOMEM;
-    memset(s, 0xFF, want * sizeof *s);
-    uint32_t *old = ix->slots;
+    for (size_t i = 0; i < want; i++) s[i].id = LC_ID_NONE;
+    slot *old = ix->slots;
     ix->slots = s;
     ix->slot_mask = want - 1;
+    ix->slot_shift = 32 - bits;
     if (old) {
-        for (size_t i = 0; i < cap; i++) {
-            if (old[i] == LC_ID_NONE) continue;
-            size_t kl;
-            const char *k = lc_ix_key(ix, old[i], &kl);
-            lc_ix_hash_insert(ix, old[i], lc_ix_hash(ix, k, kl));
-        }
+        for (size_t i = 0; i < cap; i++)
+            if (old[i].id != LC_ID_NONE) lc_ix_hash_insert(ix, old[i].id, old[i].fp);
         free(old);
     }
     return LC_OK;
@@ -111,7 +120,7 @@ static size_t record_blob(const lc_index *ix, const record *r) {
 static lc_status compact_arena(lc_index *ix, size_t extra) {
     size_t live = ix->arena_used - ix->arena_garbage;
     size_t cap = live + extra + live / 2 + 256;
-    char *a = malloc(cap);
+    char *a = lc_big_alloc(cap);
     if (!a) return LC_ERR_NOMEM;
     size_t used = 0;
     for (uint32_t id = 0; id < ix->rec_len; id++) {
@@ -138,7 +147,7 @@ static lc_status reserve_arena(lc_index *ix, size_t bytes) {
     if (need <= ix->arena_cap) return LC_OK;
     size_t cap = ix->arena_cap ? ix->arena_cap : 4096;
     while (cap < need) cap += cap / 2;
-    char *a = realloc(ix->arena, cap);
+    char *a = lc_big_realloc(ix->arena, ix->arena_used, cap);
     if (!a) return LC_ERR_NOMEM;
     ix->arena = a;
     ix->arena_cap = cap;
@@ -151,7 +160,7 @@ lc_status lc_ix_reserve(lc_index *ix, size_t entries, size_t arena_bytes) {
         size_t cap = ix->rec_cap ? ix->rec_cap : 64;
         while (cap < entries) cap += cap / 2;
         if (cap >= LC_ID_NONE) cap = LC_ID_NONE - 1;
-        record *r = realloc(ix->rec, cap * sizeof *r);
+        record *r = lc_big_realloc(ix->rec, (size_t)ix->rec_len * sizeof *r, cap * sizeof *r);
         if (!r) return LC_ERR_NOMEM;
         ix->rec = r;
         ix->rec_cap = (uint32_t)cap;
@@ -174,19 +183,6 @@ static void write_blob(lc_index *ix, record *r, const char *key, size_t len, con
     }
 }
 
-static void encode_value(record *r, const lc_value *v) {
-    r->tag = (uint8_t)v->tag;
-    r->flags &= (uint8_t)~F_VAL_EXACT;
-    if (v->tag == LC_SORT_NUMBER) {
-        r->v = lc_ix_number_bits(v->number);
-    } else if (v->tag == LC_SORT_STRING) {
-        r->v = lc_ix_string_prefix(v->str, v->len);
-        if (v->len <= 7) r->flags |= F_VAL_EXACT;
-    } else {
-        r->v = 0;
-    }
-}
-
 static size_t value_bytes(const lc_value *v) {
     return v->tag == LC_SORT_STRING ? sizeof(uint32_t) + v->len : 0;
 }
@@ -205,10 +201,10 @@ lc_status lc_ix_new_record(lc_index *ix, const char *key, size_t len, const lc_v
     else ix->rec_len++;
     record *r = &ix->rec[fresh];
     r->key_len = (uint16_t)len;
-    lc_ix_key_prefix(key, len, &r->k, &r->flags);
-    encode_value(r, v);
+    r->tag = (uint8_t)v->tag;
+    r->where = NULL;
     write_blob(ix, r, key, len, v);
-    lc_ix_hash_insert(ix, fresh, lc_ix_hash(ix, key, len));
+    lc_ix_hash_insert(ix, fresh, fingerprint(ix, key, len));
     *id = fresh;
     return LC_OK;
 }
@@ -241,7 +237,7 @@ lc_status lc_ix_set_value(lc_index *ix, uint32_t id, const lc_value *v) {
             if (need > old_len) ix->arena_used += sizeof sl + sl;
         }
     }
-    encode_value(r, v);
+    r->tag = (uint8_t)v->tag;
     return LC_OK;
 }
 
@@ -249,6 +245,7 @@ void lc_ix_free_record(lc_index *ix, uint32_t id) {
     record *r = &ix->rec[id];
     ix->arena_garbage += record_blob(ix, r);
     r->tag = TAG_FREE;
+    r->where = NULL;
     r->off = ix->free_head;
     ix->free_head = id;
 }

@@ -34,7 +34,8 @@ typedef struct lc_index lc_index;
 /** A new empty index, or NULL when memory is exhausted. */
 lc_index *lc_index_new(void);
 
-/** Frees the index. NULL is ignored. - Complexity: O(number of tree nodes). */
+/** Frees the index. NULL is ignored. - Complexity: O(log n): nodes live in a
+ *  few large chunks. */
 void lc_index_free(lc_index *index);
 
 /** Number of entries (0 for NULL). */
@@ -103,8 +104,9 @@ size_t lc_index_upper_bound(const lc_index *index, const lc_value *v,
  */
 lc_status lc_index_build_from_doc(lc_index *index, const lc_doc *doc);
 
-/** Removes every entry. */
-void lc_index_clear(lc_index *index);
+/** Removes every entry and returns the memory. LC_ERR_NOMEM (nothing changed)
+ *  if the new empty root cannot be allocated. - Complexity: O(chunks). */
+lc_status lc_index_clear(lc_index *index);
 
 /** In-order iteration from a position. Invalidated by any mutation. */
 typedef struct lc_index_iter {
