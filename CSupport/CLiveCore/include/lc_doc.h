@@ -10,7 +10,29 @@
  * Ownership: an lc_doc owns a copy of the input. Pointers returned by the
  * lc_doc_* accessors are borrowed from the document and valid until
  * lc_doc_free. json_t values returned are new references (the caller must
- * json_decref them).
+ * json_decref them). A document never changes after parsing: its accessors
+ * may be called from several threads at once.
+ *
+ * Terms used below:
+ * - Level: the document itself is level 0. The value of an object member
+ *   (other than ".priority" and ".value") or of an array element is one
+ *   level below its container; the value of ".value" is the same node as its
+ *   wrapper, at the same level. In a patch (keys_are_paths), a top-level key
+ *   "a/b/c" puts its value at level 3. A member or element at a level above
+ *   max_depth fails with LC_ERR_TOO_DEEP: with the default 32, a value at the
+ *   end of 32 keys is fine, a 33rd key is too deep.
+ * - Empty: a value that normalises to nothing (see lc_doc_child_json): null,
+ *   {}, [], {"x": null}, {".priority": 1}, {".value": null}, ... An empty
+ *   top-level member is an absent child.
+ * - Errors, in order of precedence: a JSON error anywhere (jansson's own
+ *   line, column, position and text, from json_loadb on the same bytes);
+ *   for payloads, then the shape, then the path; then the first Firebase rule
+ *   error in document order. For rule errors, position is the byte offset
+ *   (from 0) of the offending token: the opening quote of a bad key or path,
+ *   the first byte of a ".priority" value or of a too-deep array element;
+ *   line is 1-based and column counts UTF-8 characters of that line up to
+ *   and including that byte (jansson's way). Texts are short and say what
+ *   was wrong, e.g. `invalid key "a.b" (contains '.')`.
  */
 #ifndef LC_DOC_H
 #define LC_DOC_H
@@ -37,7 +59,11 @@ typedef enum lc_order_kind {
     LC_ORDER_CHILD = 3,
 } lc_order_kind;
 
-/** An order. child_path is borrowed for the duration of a call. */
+/**
+ * An order. child_path is borrowed for the duration of a call; for
+ * LC_ORDER_CHILD it must pass lc_path_validate (else LC_ERR_ARGUMENT), and an
+ * empty path ("" or "/") orders by the child's own value.
+ */
 typedef struct lc_order {
     lc_order_kind kind;
     const char *child_path;
@@ -48,7 +74,7 @@ typedef struct lc_parse_options {
     /** The order whose sort value is computed for every child. */
     lc_order order;
     /** Deepest nesting allowed, counting the document itself as level 0's
-     *  children at level 1; 0 means LC_MAX_PATH_DEPTH (32). */
+     *  children at level 1; 0 means LC_MAX_PATH_DEPTH (32). See "Level" above. */
     unsigned max_depth;
     /** Non-zero for a patch: top-level keys are relative paths ("a/b"),
      *  validated as paths, not keys. */
@@ -80,10 +106,31 @@ typedef struct lc_doc lc_doc;
  *   top-level keys when options->keys_are_paths).
  * - Nesting deeper than options->max_depth fails with LC_ERR_TOO_DEEP.
  * - A key present twice in one object: the last occurrence wins.
+ * - ".priority" must be a number, a string or null, and ".value" may only
+ *   stand beside ".priority": otherwise LC_ERR_VALUE_INVALID.
+ * - Children are listed in the document order of their last occurrence;
+ *   empty members are absent (they still replace an earlier occurrence).
+ * - Sort values (lc_doc_sort_value): LC_ORDER_KEY gives null for every
+ *   child; LC_ORDER_PRIORITY the child's priority; LC_ORDER_VALUE the child's
+ *   own value; LC_ORDER_CHILD the value at child_path inside the child. A
+ *   value is read as its normalised form: {".value": v, ...} counts as v, an
+ *   empty value or a missing member, or a path passing through a primitive,
+ *   is null, any other object or array is LC_SORT_OBJECT, numbers are doubles
+ *   (an integer converts as (double) of its int64, as json_number_value does).
+ *   In a patch the sort value is that of the value at the (path) key.
+ * - A child's priority is the last ".priority" member of its node (the
+ *   child's object, or the object its ".value" holds); the document's is the
+ *   top-level one. The priority of a node without one is null.
+ * - Like jansson, one NUL byte right after a number or a literal (true,
+ *   false, null) is skipped (jansson's lexer cannot push back a 0 byte).
  * options may be NULL (priority order, depth 32). On success *out receives a
  * new document; on failure *out is NULL and *error (if non-NULL) says what and
  * where: for JSON errors, jansson's own line, column, position and text.
- * - Complexity: O(len), one pass, no allocation per nested value.
+ * json may not be NULL (LC_ERR_ARGUMENT), even with len 0.
+ * - Complexity: O(len), one pass, no allocation per nested value (except
+ *   in one rare case: an object whose last non-empty member is followed by
+ *   an empty member of the same key is re-parsed with jansson to decide
+ *   whether it is empty).
  */
 lc_status lc_doc_parse(const char *json, size_t len, const lc_parse_options *options,
                        lc_doc **out, lc_error *error);
@@ -120,7 +167,8 @@ lc_status lc_doc_root_priority(const lc_doc *doc, lc_value *out);
 
 /**
  * The JSON text of child i exactly as received (export members included),
- * borrowed. LC_ERR_ARGUMENT if i is out of range.
+ * from its first byte to its last (no surrounding whitespace), borrowed.
+ * LC_ERR_ARGUMENT if i is out of range.
  */
 lc_status lc_doc_child_text(const lc_doc *doc, size_t i, const char **json, size_t *len);
 
@@ -128,7 +176,10 @@ lc_status lc_doc_child_text(const lc_doc *doc, size_t i, const char **json, size
  * Child i's value parsed by jansson: a new reference, with ".priority"
  * members removed at every level and {".value": v} wrappers replaced by v;
  * arrays standing for children become objects keyed "0", "1", ... without
- * null entries. NULL on error (then *error says why; error may be NULL).
+ * null entries; null members are dropped and a container left empty counts
+ * as null (and is dropped from its parent). NULL on error (then *error says
+ * why: LC_ERR_ARGUMENT, LC_ERR_NOMEM; error may be NULL).
+ * - Complexity: O(size of the child's text).
  */
 json_t *lc_doc_child_json(const lc_doc *doc, size_t i, lc_error *error);
 
@@ -141,7 +192,9 @@ json_t *lc_doc_root_json(const lc_doc *doc, lc_error *error);
 
 /**
  * A stream event's payload, {"path": P, "data": D}: path is a NUL-terminated
- * copy of P (owned), data the parsed D (owned).
+ * copy of P, unescaped (owned), data the parsed D (owned). data keeps the
+ * payload's bytes: its child texts and all error positions are relative to
+ * the whole payload.
  */
 typedef struct lc_payload {
     char *path;
@@ -153,7 +206,11 @@ typedef struct lc_payload {
  * Parses a put or patch payload: an object with a string "path" (validated
  * with lc_path_validate) and a "data" member (parsed as lc_doc_parse does,
  * with options; for a patch set options->keys_are_paths). Other members are
- * ignored. On failure *out is zeroed and nothing is allocated.
+ * ignored (they must be valid JSON; their keys are not checked); a member
+ * present twice counts by its last occurrence, as in jansson. Shape errors
+ * (LC_ERR_PAYLOAD_SHAPE) point at the payload's first non-blank byte, or at the value
+ * of a "path" that is not a string; path errors at the path's opening quote.
+ * On failure *out is zeroed and nothing is allocated.
  * - Complexity: O(len).
  */
 lc_status lc_payload_parse(const char *json, size_t len, const lc_parse_options *options,
