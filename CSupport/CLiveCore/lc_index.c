@@ -59,15 +59,19 @@ lc_status lc_index_insert(lc_index *ix, const char *key, size_t key_len, const l
     if (!ix || lc_value_check(v) != LC_OK) return LC_ERR_ARGUMENT;
     lc_status st = check_key(key, key_len);
     if (st != LC_OK) return st;
-    if (lc_ix_lookup(ix, key, key_len) != LC_ID_NONE) return LC_ERR_DUPLICATE_KEY;
+    uint32_t fp = lc_ix_fingerprint(ix, key, key_len);
+    lc_ix_prefetch_slot(ix, fp);
+    entry e;
+    lc_ix_encode(key, key_len, v, &e);
+    probe_ext ext = {key, key_len, 0, v->str, v->len};
+    lc_ix_tree_prefetch(ix, &e, &ext); /* the new place loads while the key is looked up */
+    if (lc_ix_lookup_fp(ix, key, key_len, fp) != LC_ID_NONE) return LC_ERR_DUPLICATE_KEY;
     if ((st = lc_ix_tree_reserve(ix)) != LC_OK) return st;
     lc_value val;
     char *copy;
     if ((st = detach_value(ix, v, &val, &copy)) != LC_OK) return st;
     uint32_t fresh;
     st = lc_ix_new_record(ix, key, key_len, &val, &fresh);
-    entry e;
-    lc_ix_encode(key, key_len, &val, &e);
     e.id = fresh;
     free(copy);
     if (st != LC_OK) return st;
@@ -102,7 +106,13 @@ static int same_value(const lc_index *ix, uint32_t id, const lc_value *v) {
 lc_status lc_index_update(lc_index *ix, const char *key, size_t key_len, const lc_value *v,
                           size_t *old_position, size_t *new_position) {
     if (!ix || (!key && key_len) || lc_value_check(v) != LC_OK) return LC_ERR_ARGUMENT;
-    uint32_t id = lc_ix_lookup(ix, key, key_len);
+    uint32_t fp = lc_ix_fingerprint(ix, key, key_len);
+    lc_ix_prefetch_slot(ix, fp);
+    entry moved;
+    lc_ix_encode(key, key_len, v, &moved);
+    probe_ext ext = {key, key_len, 0, v->str, v->len};
+    lc_ix_tree_prefetch(ix, &moved, &ext); /* the new place loads while the old is found */
+    uint32_t id = lc_ix_lookup_fp(ix, key, key_len, fp);
     if (id == LC_ID_NONE) return LC_ERR_NOT_FOUND;
     if (same_value(ix, id, v)) {
         tree_path p;
@@ -116,8 +126,7 @@ lc_status lc_index_update(lc_index *ix, const char *key, size_t key_len, const l
     lc_value val;
     char *copy;
     if ((st = detach_value(ix, v, &val, &copy)) != LC_OK) return st;
-    entry old = lc_ix_entry_of(ix, id), moved;
-    lc_ix_encode(key, key_len, &val, &moved);
+    entry old = lc_ix_entry_of(ix, id);
     moved.id = id;
     size_t before = lc_ix_tree_remove(ix, id);
     st = lc_ix_set_value(ix, id, &val);

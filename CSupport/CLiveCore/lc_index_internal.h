@@ -25,6 +25,8 @@
 #define INNER_MIN (INNER_CAP / 4)
 #define MAX_HEIGHT 24
 #define BULK_LEAF_FILL 60
+/* Below this many entries the index lives in cache and prefetching is waste. */
+#define PREFETCH_MIN_COUNT 65536
 
 /* entry / record flags */
 #define F_KEY_INT 0x01   /* integer key: k = (value + 2^31) << 16 | length */
@@ -160,6 +162,9 @@ static inline entry lc_ix_entry_of(const lc_index *ix, uint32_t id) {
 /* lc_index_store.c: records, arena, hash table */
 uint64_t lc_ix_hash(const lc_index *ix, const char *key, size_t len);
 uint32_t lc_ix_lookup(const lc_index *ix, const char *key, size_t len);
+uint32_t lc_ix_fingerprint(const lc_index *ix, const char *key, size_t len);
+void lc_ix_prefetch_slot(const lc_index *ix, uint32_t fp);
+uint32_t lc_ix_lookup_fp(const lc_index *ix, const char *key, size_t len, uint32_t fp);
 lc_status lc_ix_reserve(lc_index *ix, size_t entries, size_t arena_bytes);
 lc_status lc_ix_new_record(lc_index *ix, const char *key, size_t len, const lc_value *v, uint32_t *id);
 lc_status lc_ix_set_value(lc_index *ix, uint32_t id, const lc_value *v);
@@ -173,6 +178,7 @@ lc_status lc_ix_tree_reserve(lc_index *ix);
 void lc_ix_node_put(lc_index *ix, void *node, int is_leaf);
 void lc_ix_init_nodes(lc_index *ix);
 size_t lc_ix_tree_insert(lc_index *ix, const entry *e);
+void lc_ix_tree_prefetch(const lc_index *ix, const entry *e, const probe_ext *ext);
 size_t lc_ix_tree_rank(const lc_index *ix, const entry *e, const probe_ext *ext, int upper);
 size_t lc_ix_tree_rank_of(const lc_index *ix, uint32_t id, tree_path *path, unsigned *slot);
 const leaf *lc_ix_tree_at(const lc_index *ix, size_t position, unsigned *slot);

@@ -31,22 +31,41 @@ static inline int key_is(const lc_index *ix, uint32_t id, const char *key, size_
     return r->key_len == len && memcmp(ix->arena + r->off, key, len) == 0;
 }
 
-static inline uint32_t fingerprint(const lc_index *ix, const char *key, size_t len) {
+uint32_t lc_ix_fingerprint(const lc_index *ix, const char *key, size_t len) {
     return (uint32_t)(lc_ix_hash(ix, key, len) >> 32);
+}
+
+static inline uint32_t fingerprint(const lc_index *ix, const char *key, size_t len) {
+    return lc_ix_fingerprint(ix, key, len);
 }
 
 static inline size_t home(const lc_index *ix, uint32_t fp) {
     return ix->slot_shift >= 32 ? 0 : fp >> ix->slot_shift;
 }
 
-uint32_t lc_ix_lookup(const lc_index *ix, const char *key, size_t len) {
+void lc_ix_prefetch_slot(const lc_index *ix, uint32_t fp) {
+    if (ix->slots && ix->count >= PREFETCH_MIN_COUNT) __builtin_prefetch(&ix->slots[home(ix, fp)]);
+}
+
+/* Looks a key up by its fingerprint. On a fingerprint match the entry's leaf
+ * is prefetched before the key bytes are compared, so both loads overlap. */
+uint32_t lc_ix_lookup_fp(const lc_index *ix, const char *key, size_t len, uint32_t fp) {
     if (!ix->slots) return LC_ID_NONE;
-    uint32_t fp = fingerprint(ix, key, len);
     for (size_t i = home(ix, fp);; i = (i + 1) & ix->slot_mask) {
         slot s = ix->slots[i];
         if (s.id == LC_ID_NONE) return LC_ID_NONE;
-        if (s.fp == fp && key_is(ix, s.id, key, len)) return s.id;
+        if (s.fp != fp) continue;
+        const record *r = &ix->rec[s.id];
+        if (r->where && ix->count >= PREFETCH_MIN_COUNT) { /* the whole leaf: it will be read and shifted */
+            const char *p = (const char *)r->where, *end = p + sizeof(leaf);
+            for (; p < end; p += 64) __builtin_prefetch(p);
+        }
+        if (r->key_len == len && memcmp(ix->arena + r->off, key, len) == 0) return s.id;
     }
+}
+
+uint32_t lc_ix_lookup(const lc_index *ix, const char *key, size_t len) {
+    return lc_ix_lookup_fp(ix, key, len, fingerprint(ix, key, len));
 }
 
 void lc_ix_hash_insert(lc_index *ix, uint32_t id, uint32_t fp) {
@@ -89,13 +108,14 @@ static lc_status grow_slots(lc_index *ix, size_t entries) {
     if (!s) return LC_ERR_NOMEM;
     for (size_t i = 0; i < want; i++) s[i].id = LC_ID_NONE;
     slot *old = ix->slots;
+    size_t old_cap = cap;
     ix->slots = s;
     ix->slot_mask = want - 1;
     ix->slot_shift = 32 - bits;
     if (old) {
         for (size_t i = 0; i < cap; i++)
             if (old[i].id != LC_ID_NONE) lc_ix_hash_insert(ix, old[i].id, old[i].fp);
-        free(old);
+        lc_big_free(old, old_cap * sizeof *old);
     }
     return LC_OK;
 }
@@ -131,7 +151,7 @@ static lc_status compact_arena(lc_index *ix, size_t extra) {
         r->off = (uint32_t)used;
         used += n;
     }
-    free(ix->arena);
+    lc_big_free(ix->arena, ix->arena_cap);
     ix->arena = a;
     ix->arena_cap = cap;
     ix->arena_used = used;
@@ -147,7 +167,7 @@ static lc_status reserve_arena(lc_index *ix, size_t bytes) {
     if (need <= ix->arena_cap) return LC_OK;
     size_t cap = ix->arena_cap ? ix->arena_cap : 4096;
     while (cap < need) cap += cap / 2;
-    char *a = lc_big_realloc(ix->arena, ix->arena_used, cap);
+    char *a = lc_big_realloc(ix->arena, ix->arena_cap, cap);
     if (!a) return LC_ERR_NOMEM;
     ix->arena = a;
     ix->arena_cap = cap;
@@ -160,7 +180,7 @@ lc_status lc_ix_reserve(lc_index *ix, size_t entries, size_t arena_bytes) {
         size_t cap = ix->rec_cap ? ix->rec_cap : 64;
         while (cap < entries) cap += cap / 2;
         if (cap >= LC_ID_NONE) cap = LC_ID_NONE - 1;
-        record *r = lc_big_realloc(ix->rec, (size_t)ix->rec_len * sizeof *r, cap * sizeof *r);
+        record *r = lc_big_realloc(ix->rec, (size_t)ix->rec_cap * sizeof *r, cap * sizeof *r);
         if (!r) return LC_ERR_NOMEM;
         ix->rec = r;
         ix->rec_cap = (uint32_t)cap;
@@ -251,9 +271,9 @@ void lc_ix_free_record(lc_index *ix, uint32_t id) {
 }
 
 void lc_ix_store_free(lc_index *ix) {
-    free(ix->rec);
-    free(ix->arena);
-    free(ix->slots);
+    lc_big_free(ix->rec, (size_t)ix->rec_cap * sizeof *ix->rec);
+    lc_big_free(ix->arena, ix->arena_cap);
+    lc_big_free(ix->slots, ix->slots ? (ix->slot_mask + 1) * sizeof *ix->slots : 0);
     ix->rec = NULL;
     ix->arena = NULL;
     ix->slots = NULL;

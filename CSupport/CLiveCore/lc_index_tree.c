@@ -46,8 +46,8 @@ static inline size_t sum_before(const inner *in, unsigned i) {
 }
 
 static inline void prefetch_leaf(const leaf *l) {
-    for (unsigned i = 0; i < LEAF_CAP; i += 8) __builtin_prefetch(&l->v[i]);
-    __builtin_prefetch(l->tag);
+    const char *p = (const char *)l, *end = p + sizeof *l;
+    for (; p < end; p += 64) __builtin_prefetch(p);
 }
 
 /* Descends towards t recording the path; returns the leaf and, in *rank, the
@@ -63,10 +63,22 @@ static leaf *descend(const lc_index *ix, const entry *t, const probe_ext *x, tre
         p->idx[lvl] = i;
         r += sum_before(in, i);
         node = in->child[i];
-        if (lvl + 1 == ix->height) prefetch_leaf(node);
+        if (lvl + 1 == ix->height && ix->count >= PREFETCH_MIN_COUNT) prefetch_leaf(node);
     }
     *rank = r;
     return node;
+}
+
+/* Prefetches the leaf where e would go, so that its lines load while other
+ * work (a hash lookup) goes on. */
+void lc_ix_tree_prefetch(const lc_index *ix, const entry *e, const probe_ext *ext) {
+    if (ix->count < PREFETCH_MIN_COUNT) return;
+    const void *node = ix->root;
+    for (unsigned lvl = 0; lvl < ix->height; lvl++) {
+        const inner *in = node;
+        node = in->child[inner_child(ix, in, e, ext)];
+    }
+    prefetch_leaf(node);
 }
 
 size_t lc_ix_tree_rank(const lc_index *ix, const entry *e, const probe_ext *ext, int upper) {

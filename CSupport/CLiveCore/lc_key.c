@@ -73,16 +73,23 @@ static lc_status fail(lc_error *error, lc_status code, size_t position, const ch
     return code;
 }
 
+/* Byte classes of ASCII: 0 allowed anywhere, 1 never allowed (control
+ * characters and . # $ [ ]), 2 '/', allowed in paths only. */
+static const unsigned char ascii_class[128] = {
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    ['#'] = 1, ['$'] = 1, ['.'] = 1, ['/'] = 2, ['['] = 1, [']'] = 1, [0x7F] = 1,
+};
+
 /* Checks the characters of a key or a path; slash_ok allows '/'. */
 static lc_status check_chars(const char *s, size_t len, bool slash_ok, lc_status bad,
                              lc_error *error) {
     const unsigned char *u = (const unsigned char *)s;
+    unsigned char forbidden = slash_ok ? 1 : 3;
     for (size_t i = 0; i < len;) {
         unsigned char c = u[i];
         if (c < 0x80) {
-            if (c < 0x20 || c == 0x7F)
-                return fail(error, bad, i, "control character", s, len);
-            if (c == '.' || c == '#' || c == '$' || c == '[' || c == ']' || (c == '/' && !slash_ok)) {
+            if (ascii_class[c] & forbidden) {
+                if (c < 0x20 || c == 0x7F) return fail(error, bad, i, "control character", s, len);
                 char what[32];
                 snprintf(what, sizeof what, "'%c' is not allowed", c);
                 return fail(error, bad, i, what, s, len);

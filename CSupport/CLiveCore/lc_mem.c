@@ -1,21 +1,51 @@
 /* lc_mem.c — huge-page-backed allocations and a fixed-size block slab. */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS and madvise */
+#endif
 #include "lc_mem.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
 #include <sys/mman.h>
+#define LC_USE_MMAP 1
+#endif
 
 static size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
 void *lc_big_alloc(size_t bytes) {
-    if (bytes < LC_HUGE_PAGE) return malloc(bytes ? bytes : 1);
-    size_t size = round_up(bytes, LC_HUGE_PAGE);
-    if (size < bytes) return NULL; /* overflow */
-    void *p = aligned_alloc(LC_HUGE_PAGE, size);
+#ifdef LC_USE_MMAP
+    if (bytes >= LC_HUGE_PAGE) {
+        size_t size = round_up(bytes, LC_HUGE_PAGE);
+        if (size < bytes || size + LC_HUGE_PAGE < size) return NULL; /* overflow */
+        /* Map one huge page more, then trim to a 2 MiB-aligned range. */
+        char *raw = mmap(NULL, size + LC_HUGE_PAGE, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (raw == MAP_FAILED) return NULL;
+        char *p = (char *)round_up((size_t)(uintptr_t)raw, LC_HUGE_PAGE);
+        size_t head = (size_t)(p - raw), tail = LC_HUGE_PAGE - head;
+        if (head) munmap(raw, head);
+        if (tail) munmap(p + size, tail);
 #ifdef MADV_HUGEPAGE
-    if (p) (void)madvise(p, size, MADV_HUGEPAGE); /* advice only: failure is harmless */
+        (void)madvise(p, size, MADV_HUGEPAGE); /* advice only: failure is harmless */
 #endif
-    return p;
+        return p;
+    }
+#endif
+    return malloc(bytes ? bytes : 1);
+}
+
+void lc_big_free(void *p, size_t bytes) {
+    if (!p) return;
+#ifdef LC_USE_MMAP
+    if (bytes >= LC_HUGE_PAGE) {
+        munmap(p, round_up(bytes, LC_HUGE_PAGE));
+        return;
+    }
+#endif
+    (void)bytes;
+    free(p);
 }
 
 void *lc_big_realloc(void *p, size_t old_bytes, size_t new_bytes) {
@@ -24,7 +54,7 @@ void *lc_big_realloc(void *p, size_t old_bytes, size_t new_bytes) {
     if (!q) return NULL;
     if (p) {
         memcpy(q, p, old_bytes < new_bytes ? old_bytes : new_bytes);
-        free(p);
+        lc_big_free(p, old_bytes);
     }
     return q;
 }
@@ -32,6 +62,14 @@ void *lc_big_realloc(void *p, size_t old_bytes, size_t new_bytes) {
 void lc_slab_init(lc_slab *slab, size_t block) {
     memset(slab, 0, sizeof *slab);
     slab->block = round_up(block < sizeof(void *) ? sizeof(void *) : block, 16);
+}
+
+/* Chunk i holds 8 << i blocks, up to LC_HUGE_PAGE bytes: sizes need no storing. */
+static size_t chunk_size(const lc_slab *slab, size_t i) {
+    size_t size = slab->block * 8;
+    while (i-- && size < LC_HUGE_PAGE) size *= 2;
+    if (size > LC_HUGE_PAGE) size = slab->block > LC_HUGE_PAGE ? slab->block : LC_HUGE_PAGE;
+    return size;
 }
 
 /* Starts a new chunk; what was left of the previous one joins the free list. */
@@ -43,8 +81,7 @@ static int new_chunk(lc_slab *slab) {
         slab->chunks = c;
         slab->cap_chunks = cap;
     }
-    size_t size = slab->last_chunk ? slab->last_chunk * 2 : slab->block * 8;
-    if (size > LC_HUGE_PAGE) size = slab->block > LC_HUGE_PAGE ? slab->block : LC_HUGE_PAGE;
+    size_t size = chunk_size(slab, slab->n_chunks);
     char *chunk = lc_big_alloc(size);
     if (!chunk) return -1;
     while (slab->cursor && (size_t)(slab->limit - slab->cursor) >= slab->block) {
@@ -54,7 +91,6 @@ static int new_chunk(lc_slab *slab) {
         slab->cursor += slab->block;
     }
     slab->chunks[slab->n_chunks++] = chunk;
-    slab->last_chunk = size;
     slab->total += size;
     slab->cursor = chunk;
     slab->limit = chunk + size;
@@ -95,7 +131,7 @@ void lc_slab_free(lc_slab *slab, void *block) {
 }
 
 void lc_slab_destroy(lc_slab *slab) {
-    for (size_t i = 0; i < slab->n_chunks; i++) free(slab->chunks[i]);
+    for (size_t i = 0; i < slab->n_chunks; i++) lc_big_free(slab->chunks[i], chunk_size(slab, i));
     free(slab->chunks);
     size_t block = slab->block;
     lc_slab_init(slab, block);

@@ -10,9 +10,11 @@
 
 #define LC_HUGE_PAGE ((size_t)2 << 20)
 
-/* Like malloc; blocks of LC_HUGE_PAGE or more are aligned to it and marked
- * for transparent huge pages. Free with free(). */
+/* Like malloc; on Linux, blocks of LC_HUGE_PAGE or more are mapped aligned
+ * to it and marked for transparent huge pages. Free with lc_big_free and the
+ * same size. */
 void *lc_big_alloc(size_t bytes);
+void lc_big_free(void *p, size_t bytes);
 
 /* Like realloc for blocks from lc_big_alloc; old_bytes is the current size.
  * On failure returns NULL and p is untouched. */
@@ -29,7 +31,7 @@ typedef struct lc_slab {
     char *cursor, *limit; /* the unused tail of the newest chunk */
     size_t live;      /* blocks handed out and not freed */
     size_t n_free;    /* blocks on the free list */
-    size_t last_chunk, total; /* chunk sizes double from 8 blocks to LC_HUGE_PAGE */
+    size_t total;     /* bytes of all chunks; chunk sizes double from 8 blocks to LC_HUGE_PAGE */
 } lc_slab;
 
 void lc_slab_init(lc_slab *slab, size_t block);
