@@ -1,0 +1,99 @@
+// LiveBench.swift — the benchmark command: our figures beside baselines
+// measured in the same run, with ratios.
+import ArgumentParser
+import Foundation
+
+@main
+struct LiveBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "live-bench",
+        abstract: "Large-collection benchmarks of LiveCollection, each beside a baseline run in the same process.",
+        discussion: """
+        Figures are medians of --repeats runs. Absolute times on shared machines are noisy: \
+        read the ratios against the baselines, which run in the same process on the same data.
+        """)
+
+    enum Part: String, ExpressibleByArgument, CaseIterable {
+        case load, events
+    }
+
+    @Option(help: "Children in the initial-load snapshot.")
+    var children = 1_000_000
+
+    @Option(help: "Events per size in the mixed-event benchmark.")
+    var events = 1_000_000
+
+    @Option(parsing: .upToNextOption, help: "Collection sizes for the mixed-event benchmark.")
+    var sizes: [Int] = [10_000, 100_000, 1_000_000]
+
+    @Option(help: "Runs per figure; the median is reported.")
+    var repeats = 3
+
+    @Option(parsing: .upToNextOption, help: "Which parts to run (load, events).")
+    var only: [Part] = Part.allCases
+
+    @Flag(help: "Skip the Foundation JSONSerialization baseline (about 10 s at 1M children).")
+    var skipFoundation = false
+
+    @Flag(help: "A small smoke run: 20,000 children, sizes 1,000 and 20,000, 100,000 events, one repeat.")
+    var quick = false
+
+    mutating func run() throws {
+        if quick {
+            children = 20_000
+            sizes = [1_000, 20_000]
+            events = 100_000
+            repeats = 1
+        }
+        guard children > 0, events > 0, repeats > 0, sizes.allSatisfy({ $0 > 0 }) else {
+            throw ValidationError("--children, --events, --repeats and --sizes must be positive.")
+        }
+        print("LiveBench: \(ProcessInfo.processInfo.activeProcessorCount) cores, median of \(repeats)")
+        if only.contains(.load) { runLoad() }
+        if only.contains(.events) { runEvents() }
+    }
+
+    private func runLoad() {
+        let f = LoadBenchmark.run(children: children, repeats: repeats, foundation: !skipFoundation)
+        var r = Report(title: "Initial load: \(f.children) children, orderByChild(\"score\")")
+        r.add("jansson json_loadb (whole tree)", f.janssonLoad, unit: "s")
+        r.add("  LiveCollection parse (validate, find children)", f.oursParse, unit: "s",
+              against: ("jansson load", f.janssonLoad))
+        r.add("  LiveCollection build index (sort 1M entries)", f.oursBuild, unit: "s",
+              against: ("jansson load", f.janssonLoad))
+        r.add("LiveCollection parse + build index", f.oursLoad, unit: "s",
+              against: ("jansson load", f.janssonLoad), target: "<= 0.5x")
+        if !skipFoundation {
+            r.add("Foundation JSONSerialization + Swift sort", f.foundationLoadAndSort, unit: "s",
+                  against: ("jansson load", f.janssonLoad))
+            r.add("LiveCollection vs Foundation", f.oursLoad, unit: "s",
+                  against: ("Foundation", f.foundationLoadAndSort))
+        }
+        r.add("jansson json_decref (whole tree)", f.janssonFree, unit: "s")
+        r.add("LiveCollection free (index + document)", f.oursFree, unit: "s",
+              against: ("jansson decref", f.janssonFree), target: "< 0.1 s")
+        r.add("index overhead per child (beyond key and value bytes)", f.overheadPerChild, unit: "B",
+              target: "<= 64")
+        r.print()
+    }
+
+    private func runEvents() {
+        var r = Report(title: "Mixed events: 40% change of sort value, 30% add, 30% remove; old and new index each")
+        var perSize: [(Int, Double)] = []
+        for size in sizes {
+            let stream = EventStream(size: size, events: events, seed: 7)
+            let ours = Timing.medianOf(repeats) { EventsBenchmark.index(stream) }
+            // A sorted array costs O(n) per event: fewer events at large sizes.
+            let baselineEvents = min(events, max(1_000, 2_000_000_000 / size))
+            let base = Timing.medianOf(repeats) { EventsBenchmark.sortedArray(stream, events: baselineEvents) }
+            perSize.append((size, ours))
+            r.add("sorted Swift array, \(size) children (\(baselineEvents) events)", base * 1e6, unit: "us/ev")
+            r.add("C index, \(size) children", ours * 1e6, unit: "us/ev", against: ("sorted array", base * 1e6),
+                  target: size >= 1_000_000 ? "<= 0.5 us" : "")
+        }
+        if let small = perSize.first, let large = perSize.last, large.0 > small.0 {
+            r.add("C index cost at \(large.0) / at \(small.0)", large.1 / small.1, unit: "x", target: "<= 2")
+        }
+        r.print()
+    }
+}

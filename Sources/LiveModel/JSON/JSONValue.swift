@@ -1,0 +1,143 @@
+/// A JSON value as the Firebase Realtime Database stores it.
+///
+/// ## Numbers
+/// Every number is a `Double`, because that is what the database stores: an
+/// integer literal such as `42` in a snapshot becomes `.number(42)`. Integers
+/// are exact up to 2^53; ``JSONValueDecoder`` converts a number back to any
+/// integer type when it is integral and in range, and serialisation writes
+/// integral numbers without a fraction (`42`, not `42.0`).
+///
+/// ## Equality
+/// Strings and object member names compare by their Unicode code units, not
+/// by Swift's canonical equivalence: `.string("é")` (U+00E9) and
+/// `.string("e\u{301}")` are *different* values, as they are on the server.
+/// Numbers compare as doubles (`-0 == 0`). Arrays compare element by element,
+/// objects member by member regardless of order.
+///
+/// Object members are stored in a Swift `Dictionary`, whose keys use Swift
+/// `String` equality: two member names that differ only by canonical
+/// equivalence cannot both be stored in one ``object(_:)`` (the last one
+/// wins). Snapshots keep such children apart, because their keys are ``Key``s.
+public enum JSONValue: Sendable {
+    /// `null`; for Firebase, the absence of a value.
+    case null
+    /// `true` or `false`.
+    case bool(Bool)
+    /// A number, always a double (see "Numbers" above).
+    case number(Double)
+    /// A string.
+    case string(String)
+    /// An ordered array.
+    case array([JSONValue])
+    /// An object: member names to values.
+    case object([String: JSONValue])
+}
+
+extension JSONValue: Equatable {
+    /// Exact equality: strings and member names by code units (see the type's
+    /// documentation), numbers as doubles.
+    /// - Complexity: O(size of the smaller value).
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null):
+            return true
+        case let (.bool(a), .bool(b)):
+            return a == b
+        case let (.number(a), .number(b)):
+            return a == b
+        case let (.string(a), .string(b)):
+            return a.utf8.elementsEqual(b.utf8)
+        case let (.array(a), .array(b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0 == $1 }
+        case let (.object(a), .object(b)):
+            guard a.count == b.count else { return false }
+            for (name, value) in a {
+                // Look the name up, then insist the stored name is the same
+                // code units: Dictionary lookup merges canonical equivalents.
+                guard let index = b.index(forKey: name) else { return false }
+                let (otherName, otherValue) = b[index]
+                guard name.utf8.elementsEqual(otherName.utf8), value == otherValue else { return false }
+            }
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+extension JSONValue: Hashable {
+    /// Hashes consistently with ``==(_:_:)``: strings by their code units,
+    /// objects independently of member order.
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null:
+            hasher.combine(0 as UInt8)
+        case .bool(let b):
+            hasher.combine(1 as UInt8)
+            hasher.combine(b)
+        case .number(let d):
+            hasher.combine(2 as UInt8)
+            hasher.combine(d)
+        case .string(let s):
+            hasher.combine(3 as UInt8)
+            JSONValue.hashCodeUnits(of: s, into: &hasher)
+        case .array(let a):
+            hasher.combine(4 as UInt8)
+            hasher.combine(a.count)
+            for element in a { hasher.combine(element) }
+        case .object(let o):
+            hasher.combine(5 as UInt8)
+            // Order-independent: combine member hashes commutatively.
+            var combined = 0
+            for (name, value) in o {
+                var member = Hasher()
+                JSONValue.hashCodeUnits(of: name, into: &member)
+                member.combine(value)
+                combined ^= member.finalize()
+            }
+            hasher.combine(o.count)
+            hasher.combine(combined)
+        }
+    }
+
+    static func hashCodeUnits(of string: String, into hasher: inout Hasher) {
+        hasher.combine(string.utf8.count)
+        for byte in string.utf8 { hasher.combine(byte) }
+    }
+}
+
+// MARK: - Literals
+
+extension JSONValue: ExpressibleByNilLiteral {
+    /// `nil` is ``null``.
+    public init(nilLiteral: ()) { self = .null }
+}
+
+extension JSONValue: ExpressibleByBooleanLiteral {
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+}
+
+extension JSONValue: ExpressibleByIntegerLiteral {
+    /// An integer literal becomes a ``number(_:)``.
+    public init(integerLiteral value: Int) { self = .number(Double(value)) }
+}
+
+extension JSONValue: ExpressibleByFloatLiteral {
+    public init(floatLiteral value: Double) { self = .number(value) }
+}
+
+extension JSONValue: ExpressibleByStringLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
+}
+
+extension JSONValue: ExpressibleByArrayLiteral {
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+}
+
+extension JSONValue: ExpressibleByDictionaryLiteral {
+    /// A dictionary literal becomes an ``object(_:)``; a repeated name keeps
+    /// the last value.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+}

@@ -1,0 +1,199 @@
+/// Decodes `Decodable` types from a ``JSONValue`` directly, without going
+/// through JSON text.
+///
+/// Rules, chosen for Firebase data:
+/// - Numbers decode to every integer type when integral and in range, to
+///   `Double`, and to `Float` when within its range; otherwise
+///   `DecodingError.dataCorrupted`.
+/// - An object whose member names are all array indexes (`"0"`, `"1"`, …)
+///   decodes as an array, as Firebase's SDKs read them, when at least half
+///   of the indexes up to the largest are present; missing indexes are
+///   `null` (decode `[T?]` to accept them).
+/// - An array decodes as an object keyed `"0"`, `"1"`, … without its `null`
+///   elements, so `[String: T]` and `[Key: T]` read either shape.
+/// - A missing member and `null` both decode as `nil` for optionals;
+///   otherwise they throw `keyNotFound` and `valueNotFound`.
+/// - `Bool` decodes only from JSON booleans, `String` only from strings.
+///
+/// Errors are the standard `DecodingError`s with the coding path of the
+/// offending value.
+public struct JSONValueDecoder: Sendable {
+    /// Values the decoded types can read from `Decoder.userInfo`.
+    public var userInfo: [CodingUserInfoKey: any Sendable]
+
+    /// Creates a decoder.
+    public init(userInfo: [CodingUserInfoKey: any Sendable] = [:]) {
+        self.userInfo = userInfo
+    }
+
+    /// Decodes a value of `type` from `value`.
+    /// - Throws: `DecodingError` when the value does not have the shape
+    ///   `type` expects, or whatever `type`'s initialiser throws.
+    /// - Complexity: O(size of the value read by `type`).
+    public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
+        if T.self == JSONValue.self { return value as! T }
+        let decoder = JSONValueDecoderImpl(value: value, codingPath: [], userInfo: userInfo)
+        return try T(from: decoder)
+    }
+}
+
+/// The `Decoder` handed to `Decodable` initialisers; also its own
+/// single-value container.
+final class JSONValueDecoderImpl: Decoder, SingleValueDecodingContainer {
+    let value: JSONValue
+    let codingPath: [any CodingKey]
+    let sendableUserInfo: [CodingUserInfoKey: any Sendable]
+
+    init(value: JSONValue, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: any Sendable]) {
+        self.value = value
+        self.codingPath = codingPath
+        self.sendableUserInfo = userInfo
+    }
+
+    var userInfo: [CodingUserInfoKey: Any] { sendableUserInfo }
+
+    /// A decoder for a nested value.
+    func nested(_ value: JSONValue, key: any CodingKey) -> JSONValueDecoderImpl {
+        JSONValueDecoderImpl(value: value, codingPath: codingPath + [key], userInfo: sendableUserInfo)
+    }
+
+    /// Decodes `type` from a nested value, taking ``JSONValue`` as it is.
+    func decodeNested<T: Decodable>(_ type: T.Type, from value: JSONValue, key: any CodingKey) throws -> T {
+        if T.self == JSONValue.self { return value as! T }
+        return try T(from: nested(value, key: key))
+    }
+
+    // MARK: Decoder
+
+    func container<K: CodingKey>(keyedBy type: K.Type) throws -> KeyedDecodingContainer<K> {
+        let members: [String: JSONValue]
+        switch value {
+        case .object(let o):
+            members = o
+        case .array(let a):
+            var o: [String: JSONValue] = [:]
+            for (i, element) in a.enumerated() where !element.isNull { o[String(i)] = element }
+            members = o
+        default:
+            throw typeMismatch([String: JSONValue].self, "a keyed container (an object)")
+        }
+        return KeyedDecodingContainer(JSONKeyedDecodingContainer<K>(decoder: self, members: members))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        switch value {
+        case .array(let a):
+            return JSONUnkeyedDecodingContainer(decoder: self, elements: a)
+        case .object(let o):
+            guard let elements = JSONValueDecoderImpl.arrayElements(o) else {
+                throw typeMismatch([JSONValue].self, "an unkeyed container (an array, or an object keyed 0, 1, …)")
+            }
+            return JSONUnkeyedDecodingContainer(decoder: self, elements: elements)
+        default:
+            throw typeMismatch([JSONValue].self, "an unkeyed container (an array)")
+        }
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    /// The elements of an object that stands for an array, by Firebase's
+    /// rule; `nil` if it does not.
+    static func arrayElements(_ members: [String: JSONValue]) -> [JSONValue]? {
+        if members.isEmpty { return [] }
+        var maxIndex = -1
+        var indexed: [(Int, JSONValue)] = []
+        indexed.reserveCapacity(members.count)
+        for (name, value) in members {
+            guard let i = JSONValue.arrayIndex(name) else { return nil }
+            maxIndex = max(maxIndex, i)
+            indexed.append((i, value))
+        }
+        guard maxIndex < 2 * members.count else { return nil }
+        var elements = [JSONValue](repeating: .null, count: maxIndex + 1)
+        for (i, value) in indexed { elements[i] = value }
+        return elements
+    }
+
+    // MARK: Errors
+
+    func typeMismatch(_ type: Any.Type, _ expected: String) -> DecodingError {
+        DecodingError.typeMismatch(type, .init(
+            codingPath: codingPath, debugDescription: "Expected \(expected) but found \(value.kindDescription)."))
+    }
+
+    // MARK: SingleValueDecodingContainer
+
+    func decodeNil() -> Bool { value.isNull }
+
+    func decode(_ type: Bool.Type) throws -> Bool {
+        guard case .bool(let b) = value else { throw mismatchOrNull(type, "a boolean") }
+        return b
+    }
+
+    func decode(_ type: String.Type) throws -> String {
+        guard case .string(let s) = value else { throw mismatchOrNull(type, "a string") }
+        return s
+    }
+
+    func decode(_ type: Double.Type) throws -> Double {
+        guard case .number(let d) = value else { throw mismatchOrNull(type, "a number") }
+        return d
+    }
+
+    func decode(_ type: Float.Type) throws -> Float {
+        let d = try decode(Double.self)
+        guard !d.isFinite || abs(d) <= Double(Float.greatestFiniteMagnitude) else {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: codingPath, debugDescription: "The number \(d) does not fit in Float."))
+        }
+        return Float(d)
+    }
+
+    func decode(_ type: Int.Type) throws -> Int { try integer(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try integer(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try integer(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try integer(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        if T.self == JSONValue.self { return value as! T }
+        return try T(from: self)
+    }
+
+    private func integer<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
+        let d = try decode(Double.self)
+        guard let i = I(exactly: d) else {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: codingPath, debugDescription: "The number \(JSONValue.number(d).jsonText()) does not fit in \(I.self)."))
+        }
+        return i
+    }
+
+    /// `valueNotFound` for null, `typeMismatch` otherwise.
+    private func mismatchOrNull(_ type: Any.Type, _ expected: String) -> DecodingError {
+        if value.isNull {
+            return DecodingError.valueNotFound(type, .init(
+                codingPath: codingPath, debugDescription: "Expected \(expected) but found null."))
+        }
+        return typeMismatch(type, expected)
+    }
+}
+
+extension JSONValue {
+    /// "null", "a boolean", … for error messages.
+    var kindDescription: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}
