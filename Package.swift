@@ -21,7 +21,8 @@ let package = Package(
             name: "CLiveCore",
             dependencies: ["CJansson"],
             path: "CSupport/CLiveCore",
-            cSettings: [.define("_POSIX_C_SOURCE", to: "200809L")]
+            cSettings: [.define("_POSIX_C_SOURCE", to: "200809L")],
+            linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
         ),
         .target(
             name: "LiveModel",

@@ -223,6 +223,10 @@ lc_status lc_doc_child_text(const lc_doc *doc, size_t i, const char **json, size
     return LC_OK;
 }
 
+int lc_doc_child_is_null(const lc_doc *doc, size_t i) {
+    return doc && i < doc->n && doc->ch[i].empty;
+}
+
 static json_t *load_normalized(const char *text, size_t len, lc_error *error) {
     json_error_t je;
     int oom = 0;

@@ -44,7 +44,8 @@ typedef struct lc_child {
     uint64_t span_off;
     uint64_t span_len;
     uint32_t key_len;
-    uint32_t dead; /* superseded by a later duplicate */
+    uint16_t dead;  /* superseded by a later duplicate */
+    uint16_t empty; /* null or empty: a deletion (kept in patches only) */
     lc_sval sort;
     lc_sval prio;
 } lc_child;

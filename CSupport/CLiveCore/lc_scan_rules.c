@@ -107,6 +107,7 @@ static lc_status dedup(lc_scan *s, int keep) {
 
 static lc_status finish_child(lc_scan *s, const lc_scan_frame *p, int empty) {
     s->cur.span_len = s->vend - s->cur.span_off;
+    s->cur.empty = (uint16_t)(empty != 0);
     if (p->type == '[') {
         if (empty) return LC_OK;
         char *d;
@@ -115,8 +116,9 @@ static lc_status finish_child(lc_scan *s, const lc_scan_frame *p, int empty) {
         s->cur.key_len = (uint32_t)snprintf(d, 12, "%lu", (unsigned long)(p->index - 1));
         s->cur.key_off = LC_IN_ARENA | s->alen;
         s->alen += s->cur.key_len;
-    } else if (dedup(s, !empty) || empty) {
-        return s->fatal;
+    } else {
+        int keep = !empty || s->keys_are_paths; /* in a patch an empty member is a deletion */
+        if (dedup(s, keep) || !keep) return s->fatal;
     }
     if (s->nch == s->chcap) {
         size_t cap = estimate(s, s->chcap ? s->chcap * 2 : 64);

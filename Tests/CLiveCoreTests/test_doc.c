@@ -358,6 +358,7 @@ const lc_test_case doc_tests[] = {
     {"doc_good_children", doc_good_children},
     {"doc_child_json", doc_child_json},
     {"doc_payload_good", doc_payload_good},
+    {"doc_patch_deletions", doc_patch_deletions},
     {"doc_arguments", doc_arguments},
     {"doc_nesting_limits", doc_nesting_limits},
     {"doc_many_children", doc_many_children},

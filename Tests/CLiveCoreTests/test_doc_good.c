@@ -83,7 +83,8 @@ static const good_case good_cases[] = {
     /* orderByKey */
     {"{\"x\":{\"s\":3},\"a\":\"b\"}", K, NULL, 0, "K2 Pn | x s=n p=n; a s=n p=n;"},
     /* patches: top-level keys are paths */
-    {"{\"a/b\":1,\"/c/\":{\"d\":2},\"e\":null}", V, NULL, 1, "K2 Pn | a/b s=1 p=n; /c/ s=o p=n;"},
+    {"{\"a/b\":1,\"/c/\":{\"d\":2},\"e\":null,\"f\":{\"g\":{}}}", V, NULL, 1,
+     "K2 Pn | a/b s=1 p=n; /c/ s=o p=n; e s=n p=n; f s=n p=n;"},
     /* numbers */
     {"[-0,1.5e3,-9223372036854775808,1e-400,0.1,1.7976931348623157e308,4.9e-324,12345678901234567890e-10,"
      "-0.0,1E2,2e+2,100000000000000000000000.0,9007199254740993,0.30000000000000004]",
@@ -189,7 +190,7 @@ void doc_payload_good(lc_test *t) {
         {"{\"path\":\"/\",\"data\":{\"a.b\":1},\"data\":2}", 0, "/", "K1 Pn |", "2"},
         {"{\"path\":1,\"path\":\"/p\",\"data\":{\".priority\":3,\"k\":{\".value\":\"v\"}}}", 0, "/p",
          "K2 P3 | k s='v' p=n;", "{\"k\":\"v\"}"},
-        {"{\"path\":\"/\",\"data\":{\"a/b\":1,\"c\":null}}", 1, "/", "K2 Pn | a/b s=1 p=n;", "{\"a/b\":1}"},
+        {"{\"path\":\"/\",\"data\":{\"a/b\":1,\"c\":null}}", 1, "/", "K2 Pn | a/b s=1 p=n; c s=n p=n;", "{\"a/b\":1}"},
         {"{\"\\u0070ath\":\"\",\"d\\u0061ta\":true\0}", 0, "", "K1 Pn |", "true"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -213,4 +214,35 @@ void doc_payload_good(lc_test *t) {
         lc_payload_release(&pl);
         CHECK(t, !pl.path && !pl.data && !pl.path_len);
     }
+}
+
+/* In a patch, null and empty members are kept as deletions; the last occurrence of a key wins. */
+void doc_patch_deletions(lc_test *t) {
+    static const char json[] = "{\"a\":null,\"b/c\":{},\"d\":1,\"a\":2,\"e\":3,\"e\":null,\"f\":{\".priority\":1}}";
+    lc_parse_options o;
+    memset(&o, 0, sizeof o);
+    o.keys_are_paths = 1;
+    lc_doc *d = NULL;
+    lc_error e;
+    REQUIRE(t, lc_doc_parse(json, strlen(json), &o, &d, &e) == LC_OK, "%s", e.text);
+    static const struct { const char *key; int is_null; } want[] = {
+        {"b/c", 1}, {"d", 0}, {"a", 0}, {"e", 1}, {"f", 1},
+    };
+    REQUIRE(t, lc_doc_count(d) == 5, "count %zu", lc_doc_count(d));
+    for (size_t i = 0; i < 5; i++) {
+        size_t len;
+        const char *k = lc_doc_key(d, i, &len);
+        CHECK(t, len == strlen(want[i].key) && !memcmp(k, want[i].key, len), "child %zu is %.*s", i, (int)len, k);
+        CHECK(t, lc_doc_child_is_null(d, i) == want[i].is_null, "child %zu", i);
+        json_t *j = lc_doc_child_json(d, i, NULL);
+        CHECK(t, j && (json_is_null(j) != 0) == want[i].is_null, "child %zu json", i);
+        json_decref(j);
+    }
+    CHECK(t, !lc_doc_child_is_null(d, 99) && !lc_doc_child_is_null(NULL, 0));
+    lc_doc_free(d);
+    /* Outside a patch the same members are absent. */
+    static const char plain[] = "{\"a\":null,\"b\":{},\"c\":1}";
+    REQUIRE(t, lc_doc_parse(plain, strlen(plain), NULL, &d, &e) == LC_OK, "%s", e.text);
+    CHECK(t, lc_doc_count(d) == 1 && !lc_doc_child_is_null(d, 0));
+    lc_doc_free(d);
 }

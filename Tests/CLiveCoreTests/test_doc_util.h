@@ -22,6 +22,7 @@ void td_value(const lc_value *v, char *out, size_t cap);
 void doc_good_children(lc_test *t);
 void doc_child_json(lc_test *t);
 void doc_payload_good(lc_test *t);
+void doc_patch_deletions(lc_test *t);
 void doc_differential_random(lc_test *t);
 void doc_payload_differential_random(lc_test *t);
 void doc_nesting_limits(lc_test *t);

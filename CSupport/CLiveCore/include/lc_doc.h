@@ -109,7 +109,9 @@ typedef struct lc_doc lc_doc;
  * - ".priority" must be a number, a string or null, and ".value" may only
  *   stand beside ".priority": otherwise LC_ERR_VALUE_INVALID.
  * - Children are listed in the document order of their last occurrence;
- *   empty members are absent (they still replace an earlier occurrence).
+ *   empty members are absent (they still replace an earlier occurrence),
+ *   except at the top of a patch (keys_are_paths), where an empty member is
+ *   kept as a deletion (see lc_doc_child_is_null).
  * - Sort values (lc_doc_sort_value): LC_ORDER_KEY gives null for every
  *   child; LC_ORDER_PRIORITY the child's priority; LC_ORDER_VALUE the child's
  *   own value; LC_ORDER_CHILD the value at child_path inside the child. A
@@ -171,6 +173,13 @@ lc_status lc_doc_root_priority(const lc_doc *doc, lc_value *out);
  * LC_ERR_ARGUMENT if i is out of range.
  */
 lc_status lc_doc_child_text(const lc_doc *doc, size_t i, const char **json, size_t *len);
+
+/**
+ * Whether child i's value is null or empty (an object or array with nothing
+ * but null, empty or ".priority" members). Only a patch keeps such members:
+ * they are deletions. 0 for NULL doc or i out of range. - Complexity: O(1).
+ */
+int lc_doc_child_is_null(const lc_doc *doc, size_t i);
 
 /**
  * Child i's value parsed by jansson: a new reference, with ".priority"

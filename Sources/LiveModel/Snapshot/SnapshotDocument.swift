@@ -141,14 +141,9 @@ final class SnapshotDocument: @unchecked Sendable {
 
     /// Whether child `i` holds no value: `null` or an empty container (in a
     /// patch, where such members are kept, this means "delete").
-    /// - Complexity: O(1) for a primitive, O(size of the child) otherwise.
+    /// - Complexity: O(1).
     func isNullMember(at i: Int) -> Bool {
-        let isNullText = withText(at: i) { text in
-            text.drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) }.starts(with: "null".utf8)
-        }
-        if isNullText { return true }
-        guard mayHaveChildren(at: i) else { return false }
-        return value(at: i).isAbsent
+        lc_doc_child_is_null(pointer, i) != 0
     }
 
     /// Whether child `i`'s text is an object or an array (it may have

@@ -86,47 +86,22 @@ public struct StreamPayload: Sendable {
         case .put:
             updates = [Update(path: .root, value: data)]
         case .patch:
-            updates = withContiguousBytes(bytes) { patchUpdates(document, payload: $0) }
+            updates = patchUpdates(document)
         }
         return StreamPayload(kind: kind, path: path, data: data, updates: updates)
     }
 
-    /// A patch's members as updates, in the payload's order: the
-    /// document's children, and a deletion for each member the document
-    /// left out because its value is `null` or empty (a document keeps only
-    /// children with a value).
-    /// - Complexity: O(length of the payload): the payload is read a second
-    ///   time, by jansson, to list every member.
-    private static func patchUpdates(_ document: SnapshotDocument, payload: UnsafeBufferPointer<UInt8>) -> [Update] {
-        var present: [[UInt8]: Int] = [:]
-        if document.hasChildren {
-            for i in 0..<document.count { present[Array(document.keyText(at: i).utf8)] = i }
-        }
-        func update(_ name: [UInt8]) -> Update {
-            let relative = Path(validatedText: String(decoding: name, as: UTF8.self))
-            guard let i = present[name], !document.isNullMember(at: i) else {
+    /// A patch's members as updates: the document keeps every member of a
+    /// patch, a `null` or empty one standing for a deletion.
+    /// - Complexity: O(number of members).
+    private static func patchUpdates(_ document: SnapshotDocument) -> [Update] {
+        guard document.hasChildren else { return [] }
+        return (0..<document.count).map { i in
+            let relative = Path(validatedText: document.keyText(at: i))
+            guard !document.isNullMember(at: i) else {
                 return Update(path: relative, value: .absent(key: relative.lastKey))
             }
             return Update(path: relative, value: Snapshot(location: .child(document, i), key: relative.lastKey))
         }
-        var error = json_error_t()
-        guard let root = json_loadb(payload.cChars, payload.count, Int(JSON_DECODE_ANY), &error),
-              let data = json_object_get(root, "data"), data.pointee.type == JSON_OBJECT
-        else {
-            // Unreachable (the payload was validated): fall back to the document.
-            return (0..<(document.hasChildren ? document.count : 0)).map { update(Array(document.keyText(at: $0).utf8)) }
-        }
-        defer { json_decref(root) }
-        var updates: [Update] = []
-        var iterator = json_object_iter(data)
-        while let current = iterator {
-            let length = json_object_iter_key_len(current)
-            let name = json_object_iter_key(current).map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
-            iterator = json_object_iter_next(data, current)
-            // Export members (".priority") are not paths.
-            if name.first == UInt8(ascii: ".") { continue }
-            updates.append(update(name))
-        }
-        return updates
     }
 }
