@@ -39,6 +39,44 @@ enum EventsBenchmark {
         return seconds / Double(stream.ops.count)
     }
 
+    /// Seconds per event on the C index when the events come as one batch
+    /// (`lc_index_apply`, which overlaps the memory accesses of upcoming events).
+    static func indexBatched(_ stream: EventStream) -> Double {
+        let index = lc_index_new()
+        defer { lc_index_free(index) }
+        let n = stream.initialScores.count, width = EventStream.keyLength
+        return stream.initialKeys.withUnsafeBufferPointer { rawInitial in
+            stream.keys.withUnsafeBufferPointer { raw in
+                rawInitial.withMemoryRebound(to: CChar.self) { initial in
+                    raw.withMemoryRebound(to: CChar.self) { keys in
+                        for i in 0..<n {
+                            var v = lc_value_number(stream.initialScores[i])
+                            _ = lc_index_insert(index, initial.baseAddress! + i * width, width, &v, nil, nil)
+                        }
+                        let count = stream.ops.count
+                        var events = [lc_event](repeating: lc_event(), count: count)
+                        for e in 0..<count {
+                            let op: lc_op = switch stream.ops[e] {
+                            case .update: LC_OP_UPDATE
+                            case .add: LC_OP_INSERT
+                            case .remove: LC_OP_REMOVE
+                            }
+                            events[e] = lc_event(op: op, key: keys.baseAddress! + e * width, key_len: width,
+                                                 value: lc_value_number(stream.scores[e]))
+                        }
+                        var results = [lc_event_result](repeating: lc_event_result(), count: count)
+                        var applied = 0
+                        let seconds = Timing.seconds {
+                            applied = lc_index_apply(index, events, count, &results)
+                        }
+                        precondition(applied == count && lc_index_count(index) == stream.finalCount, "index diverged")
+                        return seconds / Double(count)
+                    }
+                }
+            }
+        }
+    }
+
     /// Seconds per event on a sorted Swift array of (score, key) rows: binary
     /// search, then insert or remove in the array. Keys are push ids, whose
     /// Firebase order is their byte order.

@@ -50,7 +50,7 @@ struct Report {
     func print() {
         Swift.print("\n== \(title)")
         for r in rows {
-            var line = r.name.padding(toLength: 52, withPad: " ", startingAt: 0)
+            var line = r.name.padding(toLength: 58, withPad: " ", startingAt: 0)
             line += String(format: "%12.4f %-6@", r.value, r.unit as NSString)
             if let b = r.baseline, let ratio = r.ratio {
                 line += String(format: "  %6.3fx %@", ratio, b as NSString)

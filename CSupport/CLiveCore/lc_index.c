@@ -56,15 +56,22 @@ static lc_status detach_value(const lc_index *ix, const lc_value *v, lc_value *o
 
 lc_status lc_index_insert(lc_index *ix, const char *key, size_t key_len, const lc_value *v,
                           size_t *position, uint32_t *id) {
+    return lc_ix_insert(ix, key, key_len, v, position, id, 1);
+}
+
+lc_status lc_ix_insert(lc_index *ix, const char *key, size_t key_len, const lc_value *v,
+                       size_t *position, uint32_t *id, int prefetch) {
     if (!ix || lc_value_check(v) != LC_OK) return LC_ERR_ARGUMENT;
     lc_status st = check_key(key, key_len);
     if (st != LC_OK) return st;
     uint32_t fp = lc_ix_fingerprint(ix, key, key_len);
-    lc_ix_prefetch_slot(ix, fp);
     entry e;
     lc_ix_encode(key, key_len, v, &e);
-    probe_ext ext = {key, key_len, 0, v->str, v->len};
-    lc_ix_tree_prefetch(ix, &e, &ext); /* the new place loads while the key is looked up */
+    if (prefetch) { /* the new place loads while the key is looked up */
+        lc_ix_prefetch_slot(ix, fp);
+        probe_ext ext = {key, key_len, 0, v->str, v->len};
+        lc_ix_tree_prefetch(ix, &e, &ext);
+    }
     if (lc_ix_lookup_fp(ix, key, key_len, fp) != LC_ID_NONE) return LC_ERR_DUPLICATE_KEY;
     if ((st = lc_ix_tree_reserve(ix)) != LC_OK) return st;
     lc_value val;
@@ -105,15 +112,23 @@ static int same_value(const lc_index *ix, uint32_t id, const lc_value *v) {
 
 lc_status lc_index_update(lc_index *ix, const char *key, size_t key_len, const lc_value *v,
                           size_t *old_position, size_t *new_position) {
+    return lc_ix_update(ix, key, key_len, v, old_position, new_position, NULL, 1);
+}
+
+lc_status lc_ix_update(lc_index *ix, const char *key, size_t key_len, const lc_value *v,
+                       size_t *old_position, size_t *new_position, uint32_t *id_out, int prefetch) {
     if (!ix || (!key && key_len) || lc_value_check(v) != LC_OK) return LC_ERR_ARGUMENT;
     uint32_t fp = lc_ix_fingerprint(ix, key, key_len);
-    lc_ix_prefetch_slot(ix, fp);
     entry moved;
     lc_ix_encode(key, key_len, v, &moved);
-    probe_ext ext = {key, key_len, 0, v->str, v->len};
-    lc_ix_tree_prefetch(ix, &moved, &ext); /* the new place loads while the old is found */
+    if (prefetch) { /* the new place loads while the old is found */
+        lc_ix_prefetch_slot(ix, fp);
+        probe_ext ext = {key, key_len, 0, v->str, v->len};
+        lc_ix_tree_prefetch(ix, &moved, &ext);
+    }
     uint32_t id = lc_ix_lookup_fp(ix, key, key_len, fp);
     if (id == LC_ID_NONE) return LC_ERR_NOT_FOUND;
+    if (id_out) *id_out = id;
     if (same_value(ix, id, v)) {
         tree_path p;
         size_t rank = lc_ix_tree_rank_of(ix, id, &p, NULL);

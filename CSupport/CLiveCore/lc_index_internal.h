@@ -159,6 +159,13 @@ static inline entry lc_ix_entry_of(const lc_index *ix, uint32_t id) {
     return lc_ix_leaf_entry(l, lc_ix_slot_of(l, id));
 }
 
+/* lc_index.c */
+/* The single-event operations; prefetch = 0 when the caller prefetched already. */
+lc_status lc_ix_insert(lc_index *ix, const char *key, size_t key_len, const lc_value *v,
+                       size_t *position, uint32_t *id, int prefetch);
+lc_status lc_ix_update(lc_index *ix, const char *key, size_t key_len, const lc_value *v,
+                       size_t *old_position, size_t *new_position, uint32_t *id, int prefetch);
+
 /* lc_index_store.c: records, arena, hash table */
 uint64_t lc_ix_hash(const lc_index *ix, const char *key, size_t len);
 uint32_t lc_ix_lookup(const lc_index *ix, const char *key, size_t len);

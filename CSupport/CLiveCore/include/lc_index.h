@@ -64,6 +64,43 @@ lc_status lc_index_remove(lc_index *index, const char *key, size_t key_len,
 lc_status lc_index_update(lc_index *index, const char *key, size_t key_len,
                           const lc_value *v, size_t *old_position, size_t *new_position);
 
+/** What one event of lc_index_apply does. */
+typedef enum lc_op {
+    LC_OP_INSERT = 0, /* as lc_index_insert */
+    LC_OP_REMOVE = 1, /* as lc_index_remove */
+    LC_OP_UPDATE = 2, /* as lc_index_update */
+    LC_OP_UPSERT = 3, /* update when present, insert otherwise */
+} lc_op;
+
+/** One event: the key (and value, but for removals) are borrowed for the call. */
+typedef struct lc_event {
+    lc_op op;
+    const char *key;
+    size_t key_len;
+    lc_value value;
+} lc_event;
+
+/** No position: the old position of an insertion, the new one of a removal. */
+#define LC_NO_POSITION SIZE_MAX
+
+/** What one event did: its status, and positions as the single-event calls report them. */
+typedef struct lc_event_result {
+    lc_status status;
+    size_t old_position;
+    size_t new_position;
+    uint32_t id;
+} lc_event_result;
+
+/**
+ * Applies n events in order, each exactly as the single-event call would
+ * (an event that fails changes nothing and the next one goes on), and
+ * writes one result per event. It overlaps the memory accesses of upcoming
+ * events with the work of the current one, which matters once the index is
+ * larger than the caches. Returns the number of events that succeeded.
+ * results may be NULL. - Complexity: O(n log count).
+ */
+size_t lc_index_apply(lc_index *index, const lc_event *events, size_t n, lc_event_result *results);
+
 /** Index of key in order. LC_ERR_NOT_FOUND if absent. - Complexity: O(log n). */
 lc_status lc_index_find(const lc_index *index, const char *key, size_t key_len,
                         size_t *position, uint32_t *id);

@@ -73,8 +73,9 @@ public struct Snapshot: Sendable {
 
     /// This child's sort value under the order the document was parsed with
     /// (``SortValue/null`` for a whole document or an absent snapshot).
+    /// Children order by sort value, then by key.
     /// - Complexity: O(1).
-    package var sortValue: SortValue {
+    public var sortValue: SortValue {
         guard case .child(let document, let index) = location else { return .null }
         return document.sortValue(at: index)
     }
@@ -86,6 +87,19 @@ public struct Snapshot: Sendable {
     ///   (keep the collection rather than asking again).
     public var children: Children {
         Children(document: childDocument)
+    }
+
+    /// The children in query order: by ``sortValue`` under the order the
+    /// snapshot was parsed with, then by key (Firebase's order), as
+    /// `DataSnapshot.children` iterates them. Values are not parsed.
+    /// - Complexity: O(n log n) comparisons for n children.
+    public func orderedChildren() -> [Snapshot] {
+        children.sorted { a, b in
+            let byValue = SortValue.compare(a.sortValue, b.sortValue)
+            if byValue != 0 { return byValue < 0 }
+            guard let ka = a.key, let kb = b.key else { return false }
+            return ka < kb
+        }
     }
 
     /// Number of children (0 for a primitive or absent value).
