@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "LiveModel", targets: ["LiveModel"]),
+        .library(name: "LiveCollection", targets: ["LiveCollection"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -29,13 +30,23 @@ let package = Package(
             dependencies: ["CLiveCore", "CJansson"],
             path: "Sources/LiveModel"
         ),
+        .target(
+            name: "LiveCollection",
+            dependencies: ["LiveModel", "CLiveCore"],
+            path: "Sources/LiveCollection"
+        ),
         .executableTarget(
             name: "LiveBench",
             dependencies: [
-                "CLiveCore", "CJansson", "LiveModel",
+                "CLiveCore", "CJansson", "LiveModel", "LiveCollection",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/LiveBench"
+        ),
+        .testTarget(
+            name: "LiveCollectionTests",
+            dependencies: ["LiveCollection", "LiveModel"],
+            path: "Tests/LiveCollectionTests"
         ),
         .testTarget(
             name: "LiveModelTests",

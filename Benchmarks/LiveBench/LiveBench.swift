@@ -4,7 +4,7 @@ import ArgumentParser
 import Foundation
 
 @main
-struct LiveBench: ParsableCommand {
+struct LiveBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "live-bench",
         abstract: "Large-collection benchmarks of LiveCollection, each beside a baseline run in the same process.",
@@ -14,7 +14,7 @@ struct LiveBench: ParsableCommand {
         """)
 
     enum Part: String, ExpressibleByArgument, CaseIterable {
-        case load, events
+        case load, events, collection
     }
 
     @Option(help: "Children in the initial-load snapshot.")
@@ -38,7 +38,8 @@ struct LiveBench: ParsableCommand {
     @Flag(help: "A small smoke run: 20,000 children, sizes 1,000 and 20,000, 100,000 events, one repeat.")
     var quick = false
 
-    mutating func run() throws {
+    @MainActor
+    mutating func run() async throws {
         if quick {
             children = 20_000
             sizes = [1_000, 20_000]
@@ -51,6 +52,35 @@ struct LiveBench: ParsableCommand {
         print("LiveBench: \(ProcessInfo.processInfo.activeProcessorCount) cores, median of \(repeats)")
         if only.contains(.load) { runLoad() }
         if only.contains(.events) { runEvents() }
+        if only.contains(.collection) { await runCollection() }
+    }
+
+    @MainActor
+    private func runCollection() async {
+        var r = Report(title: "Sorted collection (Swift layer, Firebase order, one observer), same mixed events")
+        for size in sizes {
+            let stream = EventStream(size: size, events: events, seed: 7)
+            let core = Timing.medianOf(repeats) { EventsBenchmark.index(stream) }
+            let swift = Timing.medianOf(repeats) { CollectionBenchmark.events(stream) }
+            r.add("C index alone, \(size) models", core * 1e6, unit: "us/ev")
+            r.add("SortedCollection, \(size) models", swift * 1e6, unit: "us/ev", against: ("C index", core * 1e6),
+                  target: "<= 3x")
+            r.add("SortedCollection, \(size) models: events per second", 1 / swift, unit: "ev/s",
+                  target: size >= 1_000_000 ? ">= 300000" : "")
+        }
+        let bytes = Generator.snapshot(count: children, seed: 42)
+        var loads: [Double] = []
+        var count = 0
+        for _ in 0..<max(1, repeats) {
+            let (seconds, n) = await CollectionBenchmark.load(bytes)
+            loads.append(seconds)
+            count = n
+        }
+        let core = LoadBenchmark.ours(bytes)
+        r.add("core initial load (parse + build index), \(core.count) children", core.parse + core.build, unit: "s")
+        r.add("collection load through a data source, one batch, \(count) models", Timing.median(loads), unit: "s",
+              against: ("core load", core.parse + core.build))
+        r.print()
     }
 
     private func runLoad() {

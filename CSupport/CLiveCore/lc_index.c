@@ -156,6 +156,22 @@ lc_status lc_ix_update(lc_index *ix, const char *key, size_t key_len, const lc_v
     return LC_OK;
 }
 
+lc_status lc_index_upsert(lc_index *ix, const char *key, size_t key_len, const lc_value *v,
+                          size_t *old_position, size_t *new_position, uint32_t *id) {
+    size_t before = LC_NO_POSITION, after = LC_NO_POSITION;
+    uint32_t found = LC_ID_NONE;
+    lc_status st = lc_ix_update(ix, key, key_len, v, &before, &after, &found, 1);
+    if (st == LC_ERR_NOT_FOUND) {
+        before = LC_NO_POSITION;
+        st = lc_ix_insert(ix, key, key_len, v, &after, &found, 1);
+    }
+    if (st != LC_OK) before = after = LC_NO_POSITION;
+    if (old_position) *old_position = before;
+    if (new_position) *new_position = after;
+    if (id) *id = found;
+    return st;
+}
+
 lc_status lc_index_find(const lc_index *ix, const char *key, size_t key_len, size_t *position,
                         uint32_t *id) {
     if (!ix || (!key && key_len)) return LC_ERR_ARGUMENT;

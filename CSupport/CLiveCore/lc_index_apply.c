@@ -27,11 +27,7 @@ static lc_event_result apply_one(lc_index *ix, const lc_event *e, int pf) {
         r.status = lc_ix_update(ix, e->key, e->key_len, &e->value, &r.old_position, &r.new_position, &r.id, pf);
         break;
     case LC_OP_UPSERT:
-        r.status = lc_ix_update(ix, e->key, e->key_len, &e->value, &r.old_position, &r.new_position, &r.id, pf);
-        if (r.status == LC_ERR_NOT_FOUND) {
-            r.old_position = LC_NO_POSITION;
-            r.status = lc_ix_insert(ix, e->key, e->key_len, &e->value, &r.new_position, &r.id, pf);
-        }
+        r.status = lc_index_upsert(ix, e->key, e->key_len, &e->value, &r.old_position, &r.new_position, &r.id);
         break;
     default:
         r.status = LC_ERR_ARGUMENT;

@@ -270,7 +270,22 @@ static void test_index_strings_alias_and_reuse(lc_test *t) {
     lc_index_free(ix);
 }
 
+static void test_index_upsert(lc_test *t) {
+    lc_index *ix = lc_index_new();
+    REQUIRE(t, ix != NULL);
+    lc_value one = lc_value_number(1), three = lc_value_number(3), two = lc_value_number(2);
+    size_t a, b;
+    uint32_t id, id2;
+    CHECK(t, lc_index_upsert(ix, "x", 1, &one, &a, &b, &id) == LC_OK && a == LC_NO_POSITION && b == 0);
+    CHECK(t, lc_index_upsert(ix, "y", 1, &two, &a, &b, NULL) == LC_OK && a == LC_NO_POSITION && b == 1);
+    CHECK(t, lc_index_upsert(ix, "x", 1, &three, &a, &b, &id2) == LC_OK && a == 0 && b == 1 && id2 == id);
+    CHECK(t, lc_index_upsert(ix, "bad.key", 7, &one, &a, &b, NULL) == LC_ERR_KEY_INVALID && a == LC_NO_POSITION);
+    CHECK(t, lc_index_count(ix) == 2);
+    lc_index_free(ix);
+}
+
 LC_TEST_TABLE(index_tests) = {
+    {"index_upsert", test_index_upsert},
     {"index_differential_random", test_index_differential},
     {"index_large_tree", test_index_large_tree},
     {"index_arguments", test_index_arguments},

@@ -31,6 +31,9 @@ typedef struct lc_index lc_index;
 /** No entry. */
 #define LC_ID_NONE UINT32_MAX
 
+/** No position: the old position of an insertion, the new one of a removal. */
+#define LC_NO_POSITION SIZE_MAX
+
 /** A new empty index, or NULL when memory is exhausted. */
 lc_index *lc_index_new(void);
 
@@ -64,6 +67,15 @@ lc_status lc_index_remove(lc_index *index, const char *key, size_t key_len,
 lc_status lc_index_update(lc_index *index, const char *key, size_t key_len,
                           const lc_value *v, size_t *old_position, size_t *new_position);
 
+/**
+ * Updates key to v when present, inserts it otherwise: *old_position is its
+ * position before (LC_NO_POSITION when inserted), *new_position after, *id
+ * its id. Any output may be NULL. Errors as lc_index_insert / lc_index_update.
+ * - Complexity: O(log n).
+ */
+lc_status lc_index_upsert(lc_index *index, const char *key, size_t key_len, const lc_value *v,
+                          size_t *old_position, size_t *new_position, uint32_t *id);
+
 /** What one event of lc_index_apply does. */
 typedef enum lc_op {
     LC_OP_INSERT = 0, /* as lc_index_insert */
@@ -80,8 +92,6 @@ typedef struct lc_event {
     lc_value value;
 } lc_event;
 
-/** No position: the old position of an insertion, the new one of a removal. */
-#define LC_NO_POSITION SIZE_MAX
 
 /** What one event did: its status, and positions as the single-event calls report them. */
 typedef struct lc_event_result {

@@ -1,0 +1,110 @@
+// BatchRecording.swift — what a batch touched, and the batch it makes.
+import LiveModel
+
+/// The state of each key a batch touched, as it was before the batch.
+struct BatchRecording<Model> {
+    struct Before {
+        var existed: Bool
+        /// The backend's sort key before the batch (type-erased).
+        var sortKey: Any?
+        /// Whether the model was replaced or updated during the batch.
+        var changed = false
+    }
+
+    /// A touched key at the end of the batch.
+    struct Touched {
+        let key: Key
+        let before: Before
+        let new: Int?
+    }
+
+    let oldCount: Int
+    var before: [Key: Before] = [:]
+
+    init(oldCount: Int) { self.oldCount = oldCount }
+
+    mutating func changed(_ key: Key) { before[key]?.changed = true }
+}
+
+extension SortedCollection {
+    /// Notes the state of `key` before its first change in the current batch.
+    func record(_ key: Key) {
+        guard recording != nil, recording!.before[key] == nil else { return }
+        let sortKey: Any? = backend.sortKey(for: key)
+        recording!.before[key] = BatchRecording<Model>.Before(existed: sortKey != nil, sortKey: sortKey)
+    }
+
+    /// Groups the changes `body` makes into one batch: observers hear
+    /// did-start-load, one ``CollectionUpdate`` (if anything changed) and
+    /// did-end-load. Nested calls join the outer batch.
+    /// - Complexity: O(t log n) beyond the changes themselves, for t keys touched.
+    public func performBatch<R>(_ body: () throws -> R) rethrows -> R {
+        try performBatch(notifyingLoad: true, body)
+    }
+
+    func performBatch<R>(notifyingLoad: Bool, _ body: () throws -> R) rethrows -> R {
+        if recording != nil { return try body() }
+        recording = BatchRecording(oldCount: count)
+        if notifyingLoad { notifyLoad(started: true) }
+        defer {
+            let done = recording!
+            recording = nil
+            let update = makeUpdate(backend, done)
+            if !update.batch.isEmpty { notifyGrouped(update) }
+            validate()
+            if notifyingLoad { notifyLoad(started: false) }
+        }
+        return try body()
+    }
+
+    /// The batch of a recording: old positions of touched keys are found from
+    /// the current index alone (an entry's old position is the number of
+    /// entries before its old post in the current state, less the touched
+    /// entries now before it, plus the touched entries that were before it).
+    private func makeUpdate<B: OrderingBackend<Model>>(_ b: B, _ rec: BatchRecording<Model>) -> CollectionUpdate<Model> {
+        typealias Touched = BatchRecording<Model>.Touched
+        let touched = rec.before.map { Touched(key: $0.key, before: $0.value, new: b.position(of: $0.key)) }
+        let newPositions = touched.compactMap { $0.new }.sorted()
+        let existed = touched.filter { $0.before.existed }.sorted {
+            b.less($0.before.sortKey as! B.SortKey, $0.key, $1.before.sortKey as! B.SortKey, $1.key)
+        }
+        var deleted: [Int] = [], inserted: [Int] = [], kept: [BatchDiff.Kept] = []
+        var keyAtOld: [Int: Key] = [:]
+        for (rank, t) in existed.enumerated() {
+            let bound = b.lowerBound(t.before.sortKey as! B.SortKey, t.key)
+            let old = bound - countBelow(newPositions, bound) + rank
+            if let new = t.new {
+                kept.append(BatchDiff.Kept(old: old, new: new, changed: t.before.changed))
+                keyAtOld[old] = t.key
+            } else {
+                deleted.append(old)
+            }
+        }
+        for t in touched where !t.before.existed { if let new = t.new { inserted.append(new) } }
+        let batch: CollectionBatch
+        do {
+            batch = try BatchDiff.compute(oldCount: rec.oldCount, newCount: b.count, deleted: deleted,
+                                          inserted: inserted, kept: kept)
+        } catch {
+            assertionFailure("LiveCollection: inconsistent batch: \(error)")
+            // Still a valid batch: everything out, everything in.
+            batch = CollectionBatch(deleted: Array(0..<rec.oldCount), inserted: Array(0..<b.count),
+                                    oldCount: rec.oldCount, newCount: b.count)
+        }
+        return CollectionUpdate(
+            batch: batch,
+            insertedModels: batch.inserted.map { b.model(at: $0) },
+            movedModels: batch.moved.map { b.model(at: $0.to) },
+            updatedModels: batch.updated.map { b.model(for: keyAtOld[$0]!)! })
+    }
+
+    /// Number of sorted values below `bound`.
+    private func countBelow(_ sorted: [Int], _ bound: Int) -> Int {
+        var lo = 0, hi = sorted.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if sorted[mid] < bound { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+}

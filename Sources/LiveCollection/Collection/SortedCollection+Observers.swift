@@ -1,0 +1,113 @@
+// SortedCollection+Observers.swift — registering observers and telling them.
+import LiveModel
+
+extension SortedCollection {
+    /// What one registration wants to hear.
+    struct Observer {
+        var sequential: ((SequentialChange<Model>) -> Void)?
+        /// Grouped changes (performBatch), batch contract.
+        var grouped: ((CollectionUpdate<Model>) -> Void)?
+        /// Every change, batch contract.
+        var every: ((CollectionUpdate<Model>) -> Void)?
+        var startLoad: (() -> Void)?
+        var endLoad: (() -> Void)?
+        var failure: ((Key, any Error) -> Void)?
+    }
+
+    /// The handlers of all observers, grouped by what they hear.
+    struct Handlers {
+        var sequential: [(SequentialChange<Model>) -> Void] = []
+        var every: [(CollectionUpdate<Model>) -> Void] = []
+
+        init(_ observers: some Sequence<Observer>) {
+            for o in observers {
+                if let f = o.sequential { sequential.append(f) }
+                if let f = o.every { every.append(f) }
+            }
+        }
+    }
+
+    /// Registers an observer, held weakly: it hears single changes in the
+    /// sequential contract and grouped ones in the batch contract.
+    @discardableResult
+    public func addObserver<O: SortedCollectionObserver>(_ observer: O) -> ObservationToken where O.Model == Model {
+        register(Observer(
+            sequential: { [weak observer, unowned self] in observer?.collection(self, didChange: $0) },
+            grouped: { [weak observer, unowned self] in observer?.collection(self, didApply: $0) },
+            startLoad: { [weak observer, unowned self] in observer?.collectionDidStartLoad(self) },
+            endLoad: { [weak observer, unowned self] in observer?.collectionDidEndLoad(self) },
+            failure: { [weak observer, unowned self] in observer?.collection(self, didFailToPrepare: $0, error: $1) }))
+    }
+
+    /// Calls `handler` with every change, single or grouped, in the batch
+    /// contract, until the token is cancelled or released.
+    public func observeUpdates(_ handler: @escaping (CollectionUpdate<Model>) -> Void) -> ObservationToken {
+        register(Observer(every: handler))
+    }
+
+    /// Every change, single or grouped, in the batch contract, as an
+    /// asynchronous sequence. Updates are buffered without limit until read;
+    /// the sequence ends when the consuming task is cancelled.
+    public func updates() -> AsyncStream<CollectionUpdate<Model>> where Model: Sendable {
+        let (stream, continuation) = AsyncStream<CollectionUpdate<Model>>.makeStream()
+        let id = nextObserverID
+        nextObserverID += 1
+        observers[id] = Observer(every: { continuation.yield($0) })
+        continuation.onTermination = { [weak self] _ in
+            Task { @MainActor in self?.observers[id] = nil }
+        }
+        return stream
+    }
+
+    func register(_ observer: Observer) -> ObservationToken {
+        let id = nextObserverID
+        nextObserverID += 1
+        observers[id] = observer
+        return ObservationToken { [weak self] in self?.observers[id] = nil }
+    }
+
+    /// Tells observers of a single change (recorded instead inside a batch).
+    func notify(_ change: SequentialChange<Model>) {
+        guard recording == nil else { return }
+        for handler in handlers.sequential { handler(change) }
+        if !handlers.every.isEmpty {
+            let update = singleUpdate(change)
+            for handler in handlers.every { handler(update) }
+        }
+    }
+
+    func notifyGrouped(_ update: CollectionUpdate<Model>) {
+        for observer in observers.values {
+            observer.grouped?(update)
+            observer.every?(update)
+        }
+    }
+
+    func notifyLoad(started: Bool) {
+        for observer in observers.values { (started ? observer.startLoad : observer.endLoad)?() }
+    }
+
+    func notifyFailure(_ key: Key, _ error: any Error) {
+        for observer in observers.values { observer.failure?(key, error) }
+    }
+
+    /// A single change in the batch contract.
+    private func singleUpdate(_ change: SequentialChange<Model>) -> CollectionUpdate<Model> {
+        let n = count
+        switch change {
+        case .inserted(let m, let at):
+            return CollectionUpdate(batch: CollectionBatch(inserted: [at], oldCount: n - 1, newCount: n),
+                                    insertedModels: [m], movedModels: [], updatedModels: [])
+        case .removed(_, let at):
+            return CollectionUpdate(batch: CollectionBatch(deleted: [at], oldCount: n + 1, newCount: n),
+                                    insertedModels: [], movedModels: [], updatedModels: [])
+        case .updated(let m, let at):
+            return CollectionUpdate(batch: CollectionBatch(updated: [at], oldCount: n, newCount: n),
+                                    insertedModels: [], movedModels: [], updatedModels: [m])
+        case .moved(let m, let from, let to):
+            return CollectionUpdate(
+                batch: CollectionBatch(moved: [BatchMove(from: from, to: to, updated: true)], oldCount: n, newCount: n),
+                insertedModels: [], movedModels: [m], updatedModels: [])
+        }
+    }
+}

@@ -1,0 +1,164 @@
+// SortedCollection.swift — a collection of models that is always sorted and
+// tells its observers exactly what changed.
+import LiveModel
+
+/// A collection of models kept sorted — by Firebase's order (through the C
+/// index) or by a sort key given in Swift — that reports every change.
+///
+/// The API is Backbone-like: ``add(_:sortValue:)``, ``update(_:with:)``,
+/// ``remove(_:)``, ``reset(_:)``, access by position and by key. Every change
+/// costs O(log n) at any size.
+///
+/// ## Contracts
+/// - Single changes reach observers in the **sequential contract**
+///   (``SequentialChange``): each position is relative to the state after the
+///   previous change.
+/// - ``performBatch(_:)`` groups changes: observers get one
+///   ``CollectionUpdate`` in the **batch contract** (``CollectionBatch``: old
+///   positions for deletions, updates and move sources, new ones for
+///   insertions and move destinations, minimal moves), between did-start-load
+///   and did-end-load.
+/// - ``observeUpdates(_:)`` and ``updates()`` give every change, single or
+///   grouped, in the batch contract.
+///
+/// ## Isolation
+/// The collection lives on the main actor, like the views it feeds; it is not
+/// `Sendable`. Models need not be `Sendable` either, except for
+/// ``updates()``, whose elements may cross to other tasks.
+@MainActor
+public final class SortedCollection<Model: LiveModelProtocol> {
+    let backend: any OrderingBackend<Model>
+    var observers: [Int: Observer] = [:] { didSet { handlers = Handlers(observers.values) } }
+    /// The observers' handlers by kind, rebuilt when observers change.
+    var handlers = Handlers([])
+    var nextObserverID = 0
+    /// The batch being recorded by ``performBatch(_:)``, if any.
+    var recording: BatchRecording<Model>?
+    /// Set by tests: check every invariant after every mutation (debug builds).
+    package var validatesEveryMutation = false
+
+    /// A collection in Firebase order under `order` (by default priority,
+    /// then key, as Firebase orders when no order is given).
+    public init(order: QueryOrder = .priority) {
+        backend = CoreBackend<Model>(order: order)
+    }
+
+    /// A collection ordered by `sortKey` (which may read nested fields), ties
+    /// broken by key in Firebase key order.
+    ///
+    /// The sort key is read when a model is added or updated through the
+    /// collection and kept as a value: a model must not change its sort key
+    /// behind the collection's back.
+    public init<K: Comparable>(sortedBy sortKey: @escaping (Model) -> K) {
+        backend = TreeBackend<Model, K>(sortKey: sortKey)
+    }
+
+    /// Whether models are in Firebase order (through the C index), where a
+    /// snapshot's sort value orders its model.
+    var ordersByQuery: Bool { backend is CoreBackend<Model> }
+
+    // MARK: Reading
+
+    /// Number of models. - Complexity: O(1).
+    public var count: Int { backend.count }
+
+    public var isEmpty: Bool { backend.count == 0 }
+
+    /// The model at `position` (0 ..< count). - Complexity: O(log n).
+    public subscript(position: Int) -> Model {
+        precondition(position >= 0 && position < count, "position \(position) out of 0..<\(count)")
+        return backend.model(at: position)
+    }
+
+    /// The model with this key. - Complexity: O(log n) (O(1) for sort-key order).
+    public func model(for key: Key) -> Model? { backend.model(for: key) }
+
+    /// The position of the model with this key. - Complexity: O(log n).
+    public func position(of key: Key) -> Int? { backend.position(of: key) }
+
+    /// The key at `position`. - Complexity: O(log n).
+    public func key(at position: Int) -> Key {
+        precondition(position >= 0 && position < count, "position \(position) out of 0..<\(count)")
+        return backend.key(at: position)
+    }
+
+    public var first: Model? { isEmpty ? nil : backend.model(at: 0) }
+    public var last: Model? { isEmpty ? nil : backend.model(at: count - 1) }
+
+    /// The models in order. - Complexity: O(n).
+    public var models: [Model] {
+        var all: [Model] = []
+        all.reserveCapacity(count)
+        backend.forEach(from: 0) { all.append($0); return true }
+        return all
+    }
+
+    // MARK: Changing
+
+    /// Adds `model`, or replaces the model with the same identifier (which may
+    /// move it). `sortValue` is the model's Firebase sort value when the
+    /// caller knows it (from the snapshot); otherwise it is computed from the
+    /// model's dictionary. - Complexity: O(log n).
+    /// - Throws: What computing the sort value throws (the model's `dictionary`).
+    public func add(_ model: Model, sortValue: SortValue? = nil) throws {
+        try add(model, sortValue: sortValue, in: backend)
+    }
+
+    private func add<B: OrderingBackend<Model>>(_ model: Model, sortValue: SortValue?, in b: B) throws {
+        let key = model.identifier
+        let sortKey = try b.sortKey(of: model, hint: sortValue)
+        record(key)
+        recording?.changed(key)
+        switch b.upsert(key, model: model, sortKey: sortKey) {
+        case (nil, let at): notify(.inserted(model, at: at))
+        case (let old?, let new) where old == new: notify(.updated(model, at: new))
+        case (let old?, let new): notify(.moved(model, from: old, to: new))
+        }
+        validate()
+    }
+
+    /// Updates the model `key` from a new value (its `update(with:)`), which
+    /// may move it. Nothing happens if there is no such model.
+    /// - Throws: What the model's `update(with:)` throws; the model is then unchanged.
+    public func update(_ key: Key, with dictionary: JSONValue, sortValue: SortValue? = nil) throws {
+        guard var model = backend.model(for: key) else { return }
+        try model.update(with: dictionary)
+        try add(model, sortValue: sortValue)
+    }
+
+    /// Removes the model `key`; nothing happens if there is none. - Complexity: O(log n).
+    @discardableResult
+    public func remove(_ key: Key) -> Model? {
+        record(key)
+        var model: Model?
+        guard let at = backend.remove(key, model: &model), let model else { return nil }
+        notify(.removed(model, at: at))
+        validate()
+        return model
+    }
+
+    /// Replaces the whole content by `models`, as one batch: models whose
+    /// identifier stays are updated in place (and move if they must).
+    /// - Throws: What computing a sort value throws; the collection then holds
+    ///   the changes made so far, reported as one batch.
+    public func reset(_ models: [Model]) throws {
+        try performBatch {
+            var keep = Set<Key>()
+            keep.reserveCapacity(models.count)
+            for m in models { keep.insert(m.identifier) }
+            var gone: [Key] = []
+            for position in 0..<count where !keep.contains(backend.key(at: position)) {
+                gone.append(backend.key(at: position))
+            }
+            for key in gone { remove(key) }
+            for m in models { try add(m) }
+        }
+    }
+
+    /// Removes every model, as one batch.
+    public func removeAll() {
+        performBatch {
+            while let key = isEmpty ? nil : backend.key(at: count - 1) { remove(key) }
+        }
+    }
+}

@@ -1,0 +1,180 @@
+// CollectionFeed.swift — feeding a sorted collection from received data
+// through a data source, with the rules of asynchronous preparation.
+import LiveModel
+
+/// Feeds a ``SortedCollection`` with received children (snapshots) through a
+/// ``ModelDataSource``.
+///
+/// Rules: each event for a key gets a generation; a preparation's result is
+/// applied only if no later event for that key arrived meanwhile, so a later
+/// event wins, a removal cancels a pending preparation, results apply in
+/// event order per key, and a model is never shown stale or twice. A failed
+/// preparation is reported to the collection's observers
+/// (`didFailToPrepare`) and leaves the key as it was.
+@MainActor
+public final class CollectionFeed<Source: ModelDataSource> {
+    public typealias Model = Source.Model
+
+    public let collection: SortedCollection<Model>
+    public let dataSource: Source
+    /// The number of each key's latest event: a result applies only if its
+    /// event is still the latest for its key.
+    private var latest: [Key: UInt64] = [:]
+    private var pending: [Key: Task<Void, Never>] = [:]
+    private var counter: UInt64 = 0
+    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+
+    public init(collection: SortedCollection<Model>, dataSource: Source) {
+        self.collection = collection
+        self.dataSource = dataSource
+    }
+
+    /// Number of preparations in flight.
+    public var pendingCount: Int { pending.count }
+
+    /// A child was added or changed. Snapshots without a key are ignored.
+    public func receive(_ snapshot: Snapshot) {
+        guard let key = snapshot.key else { return }
+        let gen = supersede(key)
+        let current = collection.model(for: key)
+        do {
+            if let ready = try dataSource.prepareNow(snapshot, current: current) {
+                apply(ready, key: key, sortValue: snapshot.sortValue)
+                return
+            }
+        } catch {
+            collection.notifyFailure(key, error)
+            return
+        }
+        let source = dataSource
+        pending[key] = Task { [weak self] in
+            let result: Result<Preparation<Model>, any Error>
+            do { result = .success(try await source.prepare(snapshot, current: current)) } catch { result = .failure(error) }
+            self?.finish(key: key, generation: gen, result: result, sortValue: snapshot.sortValue)
+        }
+    }
+
+    /// A child was removed: a pending preparation for it is cancelled.
+    public func receiveRemoval(of key: Key) {
+        supersede(key)
+        latest[key] = nil // nothing can apply for this key any more
+        collection.remove(key)
+    }
+
+    /// Replaces the whole content by `children` (an initial load or a resync)
+    /// as one batch once every child is prepared: keys absent from `children`
+    /// are removed, and a key that gets a newer event while loading keeps the
+    /// newer one. Observers hear did-start-load when the load begins.
+    public func load(_ children: [Snapshot]) async {
+        collection.notifyLoad(started: true)
+        let loadStart = counter
+        var results: [Key: (Preparation<Model>, SortValue)] = [:]
+        var generations: [Key: UInt64] = [:]
+        var waits: [Task<Void, Never>] = []
+        for child in children {
+            guard let key = child.key else { continue }
+            let gen = supersede(key)
+            generations[key] = gen
+            let current = collection.model(for: key)
+            do {
+                if let ready = try dataSource.prepareNow(child, current: current) {
+                    results[key] = (ready, child.sortValue)
+                    continue
+                }
+            } catch {
+                collection.notifyFailure(key, error)
+                continue
+            }
+            let source = dataSource
+            let task = Task { [weak self] in
+                do {
+                    let prepared = try await source.prepare(child, current: current)
+                    guard let self, self.latest[key] == gen else { return }
+                    results[key] = (prepared, child.sortValue)
+                } catch {
+                    self?.collection.notifyFailure(key, error)
+                }
+            }
+            pending[key] = task
+            waits.append(task)
+        }
+        for task in waits { await task.value }
+        let keep = Set(generations.keys)
+        collection.performBatch(notifyingLoad: false) {
+            var gone: [Key] = []
+            for position in 0..<collection.count {
+                let key = collection.key(at: position)
+                // Absent from the load, and no event since the load began.
+                if !keep.contains(key) && (latest[key] ?? 0) <= loadStart { gone.append(key) }
+            }
+            for key in gone { collection.remove(key) }
+            for (key, gen) in generations where latest[key] == gen {
+                pending[key] = nil
+                if let (prepared, sortValue) = results[key] { apply(prepared, key: key, sortValue: sortValue) }
+            }
+        }
+        collection.notifyLoad(started: false)
+        signalIfIdle()
+    }
+
+    /// Returns once no preparation is pending.
+    public func settle() async {
+        while !pending.isEmpty {
+            await withCheckedContinuation { idleWaiters.append($0) }
+        }
+    }
+
+    // MARK: Internals
+
+    /// Starts a new generation for `key`, cancelling what was pending for it.
+    @discardableResult
+    private func supersede(_ key: Key) -> UInt64 {
+        counter += 1
+        latest[key] = counter
+        pending.removeValue(forKey: key)?.cancel()
+        signalIfIdle()
+        return counter
+    }
+
+    private func finish(key: Key, generation gen: UInt64, result: Result<Preparation<Model>, any Error>,
+                        sortValue: SortValue) {
+        guard latest[key] == gen else { return } // superseded: dropped
+        pending[key] = nil
+        switch result {
+        case .success(let prepared): apply(prepared, key: key, sortValue: sortValue)
+        case .failure(let error): collection.notifyFailure(key, error)
+        }
+        signalIfIdle()
+    }
+
+    private func apply(_ prepared: Preparation<Model>, key: Key, sortValue: SortValue) {
+        switch prepared {
+        case .model(let model):
+            guard model.identifier == key else {
+                collection.notifyFailure(key, FeedError.identifierMismatch(expected: key, got: model.identifier))
+                return
+            }
+            do { try collection.add(model, sortValue: usesSnapshotOrder ? sortValue : nil) } catch {
+                collection.notifyFailure(key, error)
+            }
+        case .skip:
+            collection.remove(key)
+        }
+    }
+
+    /// Whether the collection orders by Firebase order (so the snapshot's sort value applies).
+    private var usesSnapshotOrder: Bool { collection.ordersByQuery }
+
+    private func signalIfIdle() {
+        guard pending.isEmpty, !idleWaiters.isEmpty else { return }
+        let waiters = idleWaiters
+        idleWaiters.removeAll()
+        for w in waiters { w.resume() }
+    }
+}
+
+/// Errors a ``CollectionFeed`` reports through `didFailToPrepare`.
+public enum FeedError: Error, Equatable, Sendable {
+    /// The data source made a model whose identifier is not the child's key.
+    case identifierMismatch(expected: Key, got: Key)
+}

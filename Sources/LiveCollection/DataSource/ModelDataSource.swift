@@ -1,0 +1,50 @@
+// ModelDataSource.swift — turning received data into models.
+import LiveModel
+
+/// What a data source makes of a child.
+public enum Preparation<Model> {
+    /// Show this model.
+    case model(Model)
+    /// Do not show this child (a shown model for it is removed).
+    case skip
+}
+
+/// Turns a child's snapshot into a model for a ``SortedCollection`` (the
+/// data source of CWCollection). Preparation may wait — for instance to fetch
+/// an object the child refers to — and may fail.
+///
+/// Called on the main actor. A ``CollectionFeed`` guarantees: a later event
+/// for a key wins over an earlier one still preparing (whose task is
+/// cancelled and whose result is dropped); a removal cancels a pending
+/// preparation; results apply in event order per key; failures are reported
+/// to the collection's observers, never swallowed.
+@MainActor
+public protocol ModelDataSource<Model>: AnyObject {
+    associatedtype Model: LiveModelProtocol
+    /// The model for `snapshot` when it can be made without waiting, or nil to
+    /// have ``prepare(_:current:)`` called. `current` is the model shown for
+    /// this key now, if any. The default returns nil.
+    func prepareNow(_ snapshot: Snapshot, current: Model?) throws -> Preparation<Model>?
+    /// The model for `snapshot`, possibly after waiting. The task is cancelled
+    /// when a later event for the same key supersedes it.
+    func prepare(_ snapshot: Snapshot, current: Model?) async throws -> Preparation<Model>
+}
+
+extension ModelDataSource {
+    public func prepareNow(_ snapshot: Snapshot, current: Model?) throws -> Preparation<Model>? { nil }
+}
+
+/// A data source for models made straight from their snapshot
+/// (`init(snapshot:)`, e.g. any `Codable` model): no waiting.
+@MainActor
+public final class DecodingDataSource<Model: LiveModelProtocol>: ModelDataSource {
+    public init() {}
+
+    public func prepareNow(_ snapshot: Snapshot, current: Model?) throws -> Preparation<Model>? {
+        .model(try Model(snapshot: snapshot))
+    }
+
+    public func prepare(_ snapshot: Snapshot, current: Model?) async throws -> Preparation<Model> {
+        .model(try Model(snapshot: snapshot))
+    }
+}

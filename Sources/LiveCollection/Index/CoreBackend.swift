@@ -1,0 +1,83 @@
+// CoreBackend.swift — Firebase order through the C index.
+import LiveModel
+
+/// Models in Firebase order under a ``QueryOrder``: the C index holds
+/// `(sort value, key)` entries; models and keys live in arrays by entry id.
+@MainActor
+final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
+    typealias SortKey = SortValue
+
+    let order: QueryOrder
+    private let index = CoreIndex()
+    private var models: [Model?] = []
+    private var keys: [Key?] = []
+
+    init(order: QueryOrder) { self.order = order }
+
+    var count: Int { index.count }
+
+    func sortKey(of model: Model, hint: SortValue?) throws -> SortValue {
+        if let hint { return hint }
+        if case .key = order { return .null }
+        return order.sortValue(of: try model.dictionary, priority: nil)
+    }
+
+    func model(for key: Key) -> Model? { index.find(key).flatMap { models[Int($0.id)] } }
+
+    func sortKey(for key: Key) -> SortValue? { index.find(key).map { index.sortValue(of: $0.id) } }
+
+    func position(of key: Key) -> Int? { index.find(key)?.position }
+
+    func model(at position: Int) -> Model { models[Int(index.id(at: position))]! }
+
+    func key(at position: Int) -> Key { keys[Int(index.id(at: position))]! }
+
+    func insert(_ key: Key, model: Model, sortKey: SortValue) -> Int {
+        let (position, id) = index.insert(key, sortKey)
+        store(model, key: key, id: Int(id))
+        return position
+    }
+
+    func upsert(_ key: Key, model: Model, sortKey: SortValue) -> (old: Int?, new: Int) {
+        let (old, new, id) = index.upsert(key, sortKey)
+        if old == nil { store(model, key: key, id: Int(id)) } else { models[Int(id)] = model }
+        return (old, new)
+    }
+
+    func remove(_ key: Key, model: inout Model?) -> Int? {
+        guard let (position, id) = index.remove(key) else { return nil }
+        model = models[Int(id)].take()
+        keys[Int(id)] = nil
+        return position
+    }
+
+    func update(_ key: Key, model: Model, sortKey: SortValue) -> (old: Int, new: Int) {
+        let (old, new) = upsert(key, model: model, sortKey: sortKey)
+        precondition(old != nil, "update of an absent key")
+        return (old!, new)
+    }
+
+    func lowerBound(_ sortKey: SortValue, _ key: Key) -> Int { index.lowerBound(sortKey, key) }
+
+    func less(_ a: SortValue, _ ak: Key, _ b: SortValue, _ bk: Key) -> Bool { CoreIndex.less(a, ak, b, bk) }
+
+    func forEach(from position: Int, _ body: (Model) -> Bool) {
+        index.forEachID(from: position) { body(models[Int($0)]!) }
+    }
+
+    func removeAll() {
+        index.removeAll()
+        models.removeAll()
+        keys.removeAll()
+    }
+
+    private func store(_ model: Model, key: Key, id: Int) {
+        if id >= models.count {
+            let grow = id + 1 - models.count
+            models.append(contentsOf: repeatElement(nil, count: grow))
+            keys.append(contentsOf: repeatElement(nil, count: grow))
+        }
+        models[id] = model
+        keys[id] = key
+    }
+}

@@ -1,0 +1,149 @@
+// CoreIndex.swift — the C ordered index (lc_index) behind a small Swift class.
+internal import CLiveCore
+import LiveModel
+
+/// The C core's ordered index of `(sort value, key)` entries in Firebase
+/// order. Each entry has a stable 32-bit id for the caller's per-entry data.
+///
+/// Not thread-safe: confined to the isolation domain of its owner.
+final class CoreIndex {
+    private let raw: OpaquePointer
+
+    init() {
+        guard let raw = lc_index_new() else { fatalError("LiveCollection: out of memory creating an index") }
+        self.raw = raw
+    }
+
+    deinit { lc_index_free(raw) }
+
+    var count: Int { lc_index_count(raw) }
+
+    /// Inserts an absent key; returns its position and id.
+    /// - Complexity: O(log n).
+    func insert(_ key: Key, _ value: SortValue) -> (position: Int, id: UInt32) {
+        var position = 0, id: UInt32 = 0
+        let status = key.withKeyBytes { k, n in
+            value.withSafeCoreValue { v in
+                var v = v
+                return lc_index_insert(raw, k, n, &v, &position, &id)
+            }
+        }
+        check(status, "insert")
+        return (position, id)
+    }
+
+    /// Removes a key; returns its former position and its id, or nil if absent.
+    /// - Complexity: O(log n).
+    func remove(_ key: Key) -> (position: Int, id: UInt32)? {
+        var position = 0, id: UInt32 = 0
+        let status = key.withKeyBytes { k, n in lc_index_remove(raw, k, n, &position, &id) }
+        if status == LC_ERR_NOT_FOUND { return nil }
+        check(status, "remove")
+        return (position, id)
+    }
+
+    /// Changes the sort value of a present key; returns its old and new positions.
+    /// - Complexity: O(log n).
+    func update(_ key: Key, _ value: SortValue) -> (old: Int, new: Int)? {
+        var old = 0, new = 0
+        let status = key.withKeyBytes { k, n in
+            value.withSafeCoreValue { v in
+                var v = v
+                return lc_index_update(raw, k, n, &v, &old, &new)
+            }
+        }
+        if status == LC_ERR_NOT_FOUND { return nil }
+        check(status, "update")
+        return (old, new)
+    }
+
+    /// Updates a present key or inserts an absent one: its old position (nil
+    /// when inserted), its new position and its id. - Complexity: O(log n).
+    func upsert(_ key: Key, _ value: SortValue) -> (old: Int?, new: Int, id: UInt32) {
+        var old = 0, new = 0, id: UInt32 = 0
+        let status = key.withKeyBytes { k, n in
+            value.withSafeCoreValue { v in
+                var v = v
+                return lc_index_upsert(raw, k, n, &v, &old, &new, &id)
+            }
+        }
+        check(status, "upsert")
+        return (old == Int(bitPattern: UInt(LC_NO_POSITION)) ? nil : old, new, id)
+    }
+
+    /// Position and id of a key. - Complexity: O(log n).
+    func find(_ key: Key) -> (position: Int, id: UInt32)? {
+        var position = 0, id: UInt32 = 0
+        let status = key.withKeyBytes { k, n in lc_index_find(raw, k, n, &position, &id) }
+        return status == LC_OK ? (position, id) : nil
+    }
+
+    /// Id of the entry at a position (0 ..< count). - Complexity: O(log n).
+    func id(at position: Int) -> UInt32 {
+        var id: UInt32 = 0
+        check(lc_index_at(raw, position, nil, nil, nil, &id), "access")
+        return id
+    }
+
+    /// Sort value of a live id. - Complexity: O(1).
+    func sortValue(of id: UInt32) -> SortValue {
+        var v = lc_value()
+        check(lc_index_entry(raw, id, nil, nil, &v), "entry")
+        return SortValue(coreValue: v)
+    }
+
+    /// Number of entries before the post `(value, key)`. - Complexity: O(log n).
+    func lowerBound(_ value: SortValue, _ key: Key) -> Int {
+        key.withKeyBytes { k, n in
+            value.withSafeCoreValue { v in
+                var v = v
+                return lc_index_lower_bound(raw, &v, k, n)
+            }
+        }
+    }
+
+    /// Ids in order, from `position`. - Complexity: O(1) amortised per id.
+    func forEachID(from position: Int = 0, _ body: (UInt32) -> Bool) {
+        var it = lc_index_iter()
+        guard lc_index_iter_init(raw, position, &it) == LC_OK else { return }
+        var id: UInt32 = 0
+        while lc_index_iter_next(&it, nil, nil, nil, &id) {
+            if !body(id) { return }
+        }
+    }
+
+    func removeAll() { check(lc_index_clear(raw), "clear") }
+
+    /// Firebase order of two posts `(value, key)`.
+    static func less(_ a: SortValue, _ ak: Key, _ b: SortValue, _ bk: Key) -> Bool {
+        let c = SortValue.compare(a, b)
+        return c != 0 ? c < 0 : ak < bk
+    }
+
+    private func check(_ status: lc_status, _ what: String) {
+        // Keys are validated by `Key` and values by `withSafeCoreValue`: what is
+        // left is running out of memory (or of 2^32 entries).
+        if status != LC_OK {
+            fatalError("LiveCollection: index \(what) failed: \(String(cString: lc_status_name(status)))")
+        }
+    }
+}
+
+extension Key {
+    /// Runs `body` with the key's UTF-8 bytes.
+    func withKeyBytes<R>(_ body: (UnsafePointer<CChar>, Int) -> R) -> R {
+        var s = string
+        return s.withUTF8 { buf in
+            buf.withMemoryRebound(to: CChar.self) { body($0.baseAddress!, $0.count) } // keys are never empty
+        }
+    }
+}
+
+extension SortValue {
+    /// As `withCoreValue`, with a non-finite number ordered as null (the
+    /// core accepts finite numbers only; JSON never holds any other).
+    func withSafeCoreValue<R>(_ body: (lc_value) -> R) -> R {
+        if case .number(let d) = self, !d.isFinite { return body(lc_value_null()) }
+        return withCoreValue(body)
+    }
+}

@@ -1,0 +1,88 @@
+// TreeBackend.swift — an order given in Swift, through an order-statistic tree.
+import LiveModel
+
+/// Models ordered by a sort key extracted in Swift (`K: Comparable`), ties
+/// broken by key in Firebase key order.
+@MainActor
+final class TreeBackend<Model, K: Comparable>: OrderingBackend {
+    typealias SortKey = K
+
+    struct Entry {
+        var key: Key
+        var sortKey: K
+        var model: Model? // nil only in probes, which the order never reads
+    }
+
+    private let extract: (Model) -> K
+    private var tree: OrderStatisticTree<Entry>
+    private var byKey: [Key: Entry] = [:]
+
+    init(sortKey extract: @escaping (Model) -> K) {
+        self.extract = extract
+        tree = OrderStatisticTree<Entry>(areInIncreasingOrder: { (a: Entry, b: Entry) -> Bool in
+            if a.sortKey != b.sortKey { return a.sortKey < b.sortKey }
+            return a.key < b.key
+        })
+    }
+
+    var count: Int { tree.count }
+
+    func sortKey(of model: Model, hint: SortValue?) -> K { extract(model) }
+
+    func model(for key: Key) -> Model? { byKey[key]?.model }
+
+    func sortKey(for key: Key) -> K? { byKey[key]?.sortKey }
+
+    func position(of key: Key) -> Int? { byKey[key].flatMap { tree.position(of: $0) } }
+
+    func model(at position: Int) -> Model { tree[position].model! }
+
+    func key(at position: Int) -> Key { tree[position].key }
+
+    func insert(_ key: Key, model: Model, sortKey: K) -> Int {
+        let entry = Entry(key: key, sortKey: sortKey, model: model)
+        byKey[key] = entry
+        return tree.insert(entry)
+    }
+
+    func upsert(_ key: Key, model: Model, sortKey: K) -> (old: Int?, new: Int) {
+        if byKey[key] == nil { return (nil, insert(key, model: model, sortKey: sortKey)) }
+        let (old, new) = update(key, model: model, sortKey: sortKey)
+        return (old, new)
+    }
+
+    func remove(_ key: Key, model: inout Model?) -> Int? {
+        guard let entry = byKey.removeValue(forKey: key), let removed = tree.remove(entry) else { return nil }
+        model = entry.model
+        return removed.position
+    }
+
+    func update(_ key: Key, model: Model, sortKey: K) -> (old: Int, new: Int) {
+        guard let old = byKey[key] else { preconditionFailure("update of an absent key") }
+        let entry = Entry(key: key, sortKey: sortKey, model: model)
+        byKey[key] = entry
+        if old.sortKey == sortKey, let at = tree.replace(entry) { return (at, at) }
+        let from = tree.remove(old)!.position
+        return (from, tree.insert(entry))
+    }
+
+    func lowerBound(_ sortKey: K, _ key: Key) -> Int {
+        tree.lowerBound(Entry(key: key, sortKey: sortKey, model: nil))
+    }
+
+    func less(_ a: K, _ ak: Key, _ b: K, _ bk: Key) -> Bool { a != b ? a < b : ak < bk }
+
+    func forEach(from position: Int, _ body: (Model) -> Bool) {
+        var skipped = 0
+        for entry in tree {
+            if skipped < position { skipped += 1; continue }
+            if !body(entry.model!) { return }
+        }
+    }
+
+    func removeAll() {
+        tree.removeAll()
+        byKey.removeAll()
+    }
+
+}

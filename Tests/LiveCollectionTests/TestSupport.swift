@@ -1,0 +1,78 @@
+// TestSupport.swift — models, seeds and mirrors shared by the collection tests.
+import Foundation
+import LiveCollection
+import LiveModel
+
+/// A model with a Firebase-orderable score and a nested field for Swift orders.
+struct Card: LiveModelProtocol, Codable, Equatable, Sendable {
+    var identifier: Key
+    var score: Double?
+    var info: Info?
+    struct Info: Codable, Equatable, Sendable { var rank: Int }
+}
+
+/// SplitMix64, seeded: every randomised test prints its seed.
+struct Rng {
+    var state: UInt64
+    init(_ seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
+    mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
+}
+
+/// The seed of randomised tests: LIVECOLLECTION_TEST_SEED, or a fixed default.
+func testSeed(_ salt: UInt64 = 0) -> UInt64 {
+    let env = ProcessInfo.processInfo.environment["LIVECOLLECTION_TEST_SEED"].flatMap { UInt64($0) }
+    return (env ?? 20_261_121) ^ salt
+}
+
+/// Keys mixing integer keys (which order numerically) and strings.
+let keyPool: [Key] = (0..<24).map { Key($0) } + ["007", "-3", "a", "b", "Z", "é", "e\u{301}", "-Nabc", "😀", "｡"]
+    .map { try! Key($0) } + (0..<30).map { try! Key("k\($0)") }
+
+/// A mirror kept by applying the sequential contract.
+struct SequentialMirror {
+    var items: [Card] = []
+    mutating func apply(_ change: SequentialChange<Card>) {
+        switch change {
+        case .inserted(let m, let at): items.insert(m, at: at)
+        case .removed(_, let at): items.remove(at: at)
+        case .updated(let m, let at): items[at] = m
+        case .moved(let m, let from, let to):
+            items.remove(at: from)
+            items.insert(m, at: to)
+        }
+    }
+}
+
+/// Applies an update in the batch contract, from its definition: deletions,
+/// updates and move sources by old position; insertions and move
+/// destinations by new position; everything else keeps its relative order.
+func applyBatch(_ update: CollectionUpdate<Card>, to old: [Card]) -> [Card]? {
+    let b = update.batch
+    guard b.oldCount == old.count else { return nil }
+    var current = old
+    for (i, at) in b.updated.enumerated() { current[at] = update.updatedModels[i] }
+    var leaving = Set(b.deleted)
+    for m in b.moved { leaving.insert(m.from) }
+    let staying = current.enumerated().filter { !leaving.contains($0.offset) }.map(\.element)
+    var placed = [Card?](repeating: nil, count: b.newCount)
+    for (i, at) in b.inserted.enumerated() {
+        guard at < b.newCount, placed[at] == nil else { return nil }
+        placed[at] = update.insertedModels[i]
+    }
+    for (i, m) in b.moved.enumerated() {
+        guard m.to < b.newCount, placed[m.to] == nil else { return nil }
+        placed[m.to] = update.movedModels[i]
+    }
+    var rest = staying.makeIterator()
+    for i in 0..<b.newCount where placed[i] == nil { placed[i] = rest.next() }
+    guard rest.next() == nil, !placed.contains(where: { $0 == nil }) else { return nil }
+    return placed.map { $0! }
+}
