@@ -95,7 +95,22 @@ struct CollectionFeedTests {
         for step in 0..<100_000 {
             let context = "seed \(seed) step \(step)"
             let choice = r.below(100)
-            if choice < 45 || source.waiting.isEmpty && choice < 90 {
+            if choice >= 97 {
+                // Direct changes, grouped: they do not cancel the feed's pending
+                // events, which still apply when they finish.
+                let changes = (0..<(1 + r.below(6))).map { _ in (keys[r.below(keys.count)], r.below(50), r.chance(70)) }
+                try collection.performBatch {
+                    for (key, score, add) in changes {
+                        if add {
+                            try collection.add(Card(identifier: key, score: Double(score), info: nil))
+                            expected[key] = Double(score)
+                        } else {
+                            collection.remove(key)
+                            expected[key] = nil
+                        }
+                    }
+                }
+            } else if choice < 45 || source.waiting.isEmpty && choice < 90 {
                 let key = keys[r.below(keys.count)]
                 let score = r.below(50)
                 let modes = ["now", "wait", "wait", "fail-now", "skip-now"]
@@ -174,6 +189,31 @@ struct CollectionFeedTests {
         #expect(collection.models.map(\.identifier) == ["b", "a", "c"])
         #expect(collection.model(for: "c")?.score == 9)
         #expect(observer.loadsEnded == 1 && observer.sequential.items == collection.models)
+    }
+
+    @Test("a first load into an empty collection is one batch of insertions, in order")
+    func firstLoad() async throws {
+        let collection = SortedCollection<Card>(order: .child("score"))
+        let source = ScriptedSource()
+        let feed = CollectionFeed(collection: collection, dataSource: source)
+        let observer = MirrorObserver()
+        let token = collection.addObserver(observer)
+        let failures = FailureLog()
+        let failureToken = collection.addObserver(failures)
+        defer { token.cancel(); failureToken.cancel() }
+        var batches: [CollectionBatch] = []
+        let updates = collection.observeUpdates { batches.append($0.batch) }
+        defer { updates.cancel() }
+        var children = try (0..<50).map { try snapshot(Key($0), score: 100 - $0, mode: $0 % 7 == 0 ? "wait" : "now") }
+        children.append(try snapshot("broken", score: 1, mode: "fail-now"))
+        let loading = Task { await feed.load(children) }
+        while source.waiting.count < 8 { await Task.yield() }
+        while !source.waiting.isEmpty { await source.resolve(at: 0, with: .model) }
+        await loading.value
+        #expect(collection.models.map(\.identifier) == (0..<50).reversed().map { Key($0) })
+        #expect(batches.count == 1 && batches[0].inserted == Array(0..<50) && batches[0].oldCount == 0)
+        #expect(observer.loads == 1 && observer.loadsEnded == 1 && observer.sequential.items == collection.models)
+        #expect(failures.failures == ["broken"] && feed.pendingCount == 0)
     }
 
     @Test("a model with another identifier is reported, not shown")

@@ -108,3 +108,20 @@ struct SortedCollectionTests {
         #expect(c.model(for: "a")?.score == 1)
     }
 }
+
+@MainActor
+@Suite("SortedCollection as a sequence")
+struct SortedCollectionSequenceTests {
+    @Test("iterates in order over the models as they were when iteration began")
+    func iteration() throws {
+        let c = SortedCollection<Card>(order: .child("score"))
+        for i in 0..<5 { try c.add(Card(identifier: Key(i), score: Double(5 - i), info: nil)) }
+        var seen: [Key] = []
+        for card in c {
+            seen.append(card.identifier)
+            c.remove(card.identifier)
+        }
+        #expect(seen == (0..<5).reversed().map { Key($0) } && c.isEmpty)
+        #expect(c.underestimatedCount == 0)
+    }
+}

@@ -35,6 +35,15 @@ package enum BatchDiffError: Error, Hashable, Sendable, CustomStringConvertible 
 /// Cost: O(T log T) plus the size of the output, where T is the number of
 /// touched items (deleted + inserted + kept) — independent of the collection
 /// size. Untouched items are never enumerated unless some of them must move.
+///
+/// How: the untouched items are implicit — the i-th old position held by no
+/// deleted or kept item goes with the i-th such new position. They are cut
+/// into runs contiguous in both index spaces (cut wherever a deleted, inserted
+/// or kept position intervenes in either space), so no item present in both
+/// states lies between two items of a run in either order. Some longest
+/// increasing subsequence then takes each run whole or not at all, and a
+/// weighted LIS over runs (weight = length) and kept items (weight 1), with a
+/// Fenwick tree of maxima over old ranks, picks the items that stay.
 package enum BatchDiff {
     /// A touched item present before and after the batch.
     package struct Kept: Hashable, Sendable {
@@ -133,7 +142,8 @@ package enum BatchDiff {
 
         // Moves come out ascending by `to`: elements are in new order and a
         // run's new positions are contiguous.
-        for (index, element) in elements.enumerated() {
+        for index in elements.indices {
+            let element = elements[index]
             if element.isRun {
                 if stays[index] { continue }
                 let run = runs[element.source]

@@ -57,6 +57,37 @@ extension SortedCollection {
         return try body()
     }
 
+    /// Fills an empty collection with `models` as one batch: every model is
+    /// an insertion, so nothing is recorded and the update is made from the
+    /// models in order. A model whose sort value cannot be computed is
+    /// reported to observers (`didFailToPrepare`) and left out; models sharing
+    /// an identifier: the last wins. Load events are the caller's.
+    /// - Complexity: O(n log n).
+    func fill(_ models: [(model: Model, sortValue: SortValue?)]) {
+        precondition(isEmpty && recording == nil, "fill needs an empty collection outside a batch")
+        fill(models, in: backend)
+    }
+
+    private func fill<B: OrderingBackend<Model>>(_ models: [(model: Model, sortValue: SortValue?)], in b: B) {
+        for (model, sortValue) in models {
+            do {
+                _ = b.upsert(model.identifier, model: model, sortKey: try b.sortKey(of: model, hint: sortValue))
+            } catch {
+                notifyFailure(model.identifier, error)
+            }
+        }
+        if b.count > 0 { notifyGrouped(fillUpdate(b)) }
+        validate()
+    }
+
+    private func fillUpdate<B: OrderingBackend<Model>>(_ b: B) -> CollectionUpdate<Model> {
+        var inOrder: [Model] = []
+        inOrder.reserveCapacity(b.count)
+        b.forEach(from: 0) { inOrder.append($0); return true }
+        return CollectionUpdate(batch: CollectionBatch(inserted: Array(0..<b.count), oldCount: 0, newCount: b.count),
+                                insertedModels: inOrder, movedModels: [], updatedModels: [])
+    }
+
     /// The batch of a recording: old positions of touched keys are found from
     /// the current index alone (an entry's old position is the number of
     /// entries before its old post in the current state, less the touched

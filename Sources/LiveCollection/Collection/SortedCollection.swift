@@ -85,7 +85,7 @@ public final class SortedCollection<Model: LiveModelProtocol> {
     public var first: Model? { isEmpty ? nil : backend.model(at: 0) }
     public var last: Model? { isEmpty ? nil : backend.model(at: count - 1) }
 
-    /// The models in order. - Complexity: O(n).
+    /// The models in order, as an array. - Complexity: O(n).
     public var models: [Model] {
         var all: [Model] = []
         all.reserveCapacity(count)
@@ -161,4 +161,12 @@ public final class SortedCollection<Model: LiveModelProtocol> {
             while let key = isEmpty ? nil : backend.key(at: count - 1) { remove(key) }
         }
     }
+}
+
+extension SortedCollection: @MainActor Sequence {
+    /// Iterates over the models in order, as they are when iteration starts
+    /// (later changes do not affect it). - Complexity: O(n) to start.
+    public func makeIterator() -> IndexingIterator<[Model]> { models.makeIterator() }
+
+    public var underestimatedCount: Int { count }
 }

@@ -99,6 +99,23 @@ public final class CollectionFeed<Source: ModelDataSource> {
             waits.append(task)
         }
         for task in waits { await task.value }
+        if collection.isEmpty {
+            // A first load: every child is an insertion.
+            var models: [(model: Model, sortValue: SortValue?)] = []
+            models.reserveCapacity(results.count)
+            for (key, gen) in generations where latest[key] == gen {
+                pending[key] = nil
+                if case .model(let m)? = results[key]?.0, m.identifier == key {
+                    models.append((m, usesSnapshotOrder ? results[key]!.1 : nil))
+                } else if case .model(let m)? = results[key]?.0 {
+                    collection.notifyFailure(key, FeedError.identifierMismatch(expected: key, got: m.identifier))
+                }
+            }
+            collection.fill(models)
+            collection.notifyLoad(started: false)
+            signalIfIdle()
+            return
+        }
         let keep = Set(generations.keys)
         collection.performBatch(notifyingLoad: false) {
             var gone: [Key] = []

@@ -73,9 +73,8 @@ final class TreeBackend<Model, K: Comparable>: OrderingBackend {
     func less(_ a: K, _ ak: Key, _ b: K, _ bk: Key) -> Bool { a != b ? a < b : ak < bk }
 
     func forEach(from position: Int, _ body: (Model) -> Bool) {
-        var skipped = 0
-        for entry in tree {
-            if skipped < position { skipped += 1; continue }
+        var it = tree.makeIterator(from: position)
+        while let entry = it.next() {
             if !body(entry.model!) { return }
         }
     }
