@@ -9,32 +9,11 @@ import Darwin
 
 // MARK: - Support (file-private so other test files can define their own)
 
-/// SplitMix64, so randomised cases can be replayed from a seed.
-private struct BatchDiffRNG: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-/// `LIVECOLLECTION_TEST_SEED` if set, else a fixed default; printed.
-private func batchDiffSeed(_ name: String) -> UInt64 {
-    var seed: UInt64 = 20_260_407
-    if let raw = getenv("LIVECOLLECTION_TEST_SEED"), let value = UInt64(String(cString: raw)) { seed = value }
-    print("\(name): seed \(seed) (set LIVECOLLECTION_TEST_SEED to replay)")
-    return seed
-}
-
 /// Draws below `bound` (> 0); the modulo bias does not matter here.
-private func draw(_ bound: Int, _ rng: inout BatchDiffRNG) -> Int { Int(rng.next() % UInt64(bound)) }
+private func draw(_ bound: Int, _ rng: inout Rng) -> Int { Int(rng.next() % UInt64(bound)) }
 
 /// Fisher–Yates with `draw` (cheaper than the generic `shuffled` in debug builds).
-private func shuffledCopy<T>(_ array: [T], _ rng: inout BatchDiffRNG) -> [T] {
+private func shuffledCopy<T>(_ array: [T], _ rng: inout Rng) -> [T] {
     var result = array
     var index = result.count
     while index > 1 {
@@ -70,7 +49,7 @@ private struct Scenario: CustomStringConvertible {
 
     /// Derives the compute() inputs (shuffled) from `old`, `new` and the
     /// touched ids.
-    init(old: [Int], new: [Int], touched: [Bool], changed: [Bool], using rng: inout BatchDiffRNG) {
+    init(old: [Int], new: [Int], touched: [Bool], changed: [Bool], using rng: inout Rng) {
         self.old = old
         self.new = new
         self.changed = changed
@@ -97,7 +76,7 @@ private struct Scenario: CustomStringConvertible {
 /// Random scenario: chooses deleted / touched / untouched items, keeps the
 /// untouched ones (and touched ones that "stay") in order, and drops the other
 /// touched items and the new ones at random places.
-private func randomScenario(maxOld: Int, maxInserted: Int, using rng: inout BatchDiffRNG) -> Scenario {
+private func randomScenario(maxOld: Int, maxInserted: Int, using rng: inout Rng) -> Scenario {
     let oldCount = draw(maxOld + 1, &rng)
     // Per-case rates (percent) so that sparse and dense batches both occur.
     let deleteRate = [0, 5, 20, 50][draw(4, &rng)]
@@ -218,8 +197,8 @@ struct BatchDiffTests {
     /// 4 chunks of 25,000 cases, run in parallel.
     @Test("random small batches against a brute-force oracle", arguments: 0..<4)
     func randomSmall(chunk: Int) {
-        let seed = batchDiffSeed("BatchDiff random small, chunk \(chunk)")
-        var rng = BatchDiffRNG(seed: seed &+ UInt64(chunk) &* 0x1_0000_0001)
+        let seed = printedSeed("BatchDiff random small, chunk \(chunk)", default: 20_260_407)
+        var rng = Rng(seed: seed &+ UInt64(chunk) &* 0x1_0000_0001)
         for index in 0..<25_000 {
             let scenario = randomScenario(maxOld: 60, maxInserted: 20, using: &rng)
             if let message = failure(of: scenario, lis: lisQuadratic) {
@@ -231,8 +210,8 @@ struct BatchDiffTests {
 
     @Test("random larger collections, dense and sparse (long untouched runs)")
     func randomLarger() {
-        let seed = batchDiffSeed("BatchDiff random larger")
-        var rng = BatchDiffRNG(seed: seed &+ 0xB17)
+        let seed = printedSeed("BatchDiff random larger", default: 20_260_407)
+        var rng = Rng(seed: seed &+ 0xB17)
         for index in 0..<4_000 {
             // Alternate dense batches in larger collections and sparse ones
             // (a handful of touched items among up to 2,000).
@@ -386,7 +365,7 @@ struct BatchDiffTests {
 }
 
 /// A scenario in a larger collection with at most a handful of touched items.
-private func sparseScenario(count: Int, using rng: inout BatchDiffRNG) -> Scenario {
+private func sparseScenario(count: Int, using rng: inout Rng) -> Scenario {
     var fate = [UInt8](repeating: 0, count: count)  // 0 untouched, 1 deleted, 2 touched
     var touchedIDs: [Int] = []
     var changed = [Bool](repeating: false, count: count + 3)

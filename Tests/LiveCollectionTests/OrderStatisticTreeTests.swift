@@ -20,27 +20,6 @@ private struct TreeItem: Equatable, CustomStringConvertible {
     var description: String { "(\(score),\(key),\(payload))" }
 }
 
-/// SplitMix64, so randomised runs can be replayed.
-private struct TreeTestRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-/// `LIVECOLLECTION_TEST_SEED` if set, else a fixed default; printed.
-private func treeTestSeed(_ name: String) -> UInt64 {
-    var seed: UInt64 = 20_261_121
-    if let text = getenv("LIVECOLLECTION_TEST_SEED"), let value = UInt64(String(cString: text)) { seed = value }
-    print("\(name): seed \(seed) (set LIVECOLLECTION_TEST_SEED to replay)")
-    return seed
-}
-
 /// The reference: a sorted array searched by bisection.
 private struct TreeSortedModel {
     var items: [TreeItem] = []
@@ -65,8 +44,8 @@ private struct TreeSortedModel {
 struct OrderStatisticTreeTests {
     @Test("differential against a sorted array, growing and shrinking")
     func differential() {
-        let seed = treeTestSeed("OrderStatisticTree differential")
-        var random = TreeTestRandom(seed: seed)
+        let seed = printedSeed("OrderStatisticTree differential")
+        var random = Rng(seed: seed)
         var tree = OrderStatisticTree<TreeItem>(areInIncreasingOrder: TreeItem.less)
         var model = TreeSortedModel()
         var present = Set<Int>() // keys in the tree
@@ -166,8 +145,8 @@ struct OrderStatisticTreeTests {
 
     @Test("copy-on-write: mutating a copy leaves the original unchanged")
     func copyOnWrite() {
-        let seed = treeTestSeed("OrderStatisticTree copy-on-write")
-        var random = TreeTestRandom(seed: seed)
+        let seed = printedSeed("OrderStatisticTree copy-on-write")
+        var random = Rng(seed: seed)
         let items = (0..<3_000).map { TreeItem(score: Int.random(in: 0..<50, using: &random), key: $0) }
         let original = OrderStatisticTree(items, areInIncreasingOrder: TreeItem.less)
         let snapshot = Array(original)
@@ -214,8 +193,8 @@ struct OrderStatisticTreeTests {
         let less: (Entry, Entry) -> Bool = { a, b in
             a.rank.value != b.rank.value ? a.rank.value > b.rank.value : a.name < b.name // descending rank
         }
-        let seed = treeTestSeed("OrderStatisticTree nested comparator")
-        var random = TreeTestRandom(seed: seed)
+        let seed = printedSeed("OrderStatisticTree nested comparator")
+        var random = Rng(seed: seed)
         let entries = (0..<5_000).map { Entry(rank: Rank(value: Double(Int.random(in: 0..<40, using: &random))), name: "n\($0)") }
         var tree = OrderStatisticTree(entries.shuffled(using: &random), areInIncreasingOrder: less)
         let sorted = entries.sorted(by: less)
@@ -256,8 +235,8 @@ struct OrderStatisticTreeTests {
         struct Tracked { var key: Int; var token: Token }
         let less: (Tracked, Tracked) -> Bool = { $0.key < $1.key }
         let counter = Counter()
-        let seed = treeTestSeed("OrderStatisticTree lifetimes")
-        var random = TreeTestRandom(seed: seed)
+        let seed = printedSeed("OrderStatisticTree lifetimes")
+        var random = Rng(seed: seed)
         do {
             var tree = OrderStatisticTree((0..<2_000).map { Tracked(key: $0 * 2, token: Token(counter)) }, areInIncreasingOrder: less)
             var keys = Set((0..<2_000).map { $0 * 2 })

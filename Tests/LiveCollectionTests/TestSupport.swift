@@ -12,9 +12,10 @@ struct Card: LiveModelProtocol, Codable, Equatable, Sendable {
 }
 
 /// SplitMix64, seeded: every randomised test prints its seed.
-struct Rng {
+struct Rng: RandomNumberGenerator {
     var state: UInt64
     init(_ seed: UInt64) { state = seed }
+    init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
@@ -30,6 +31,13 @@ struct Rng {
 func testSeed(_ salt: UInt64 = 0) -> UInt64 {
     let env = ProcessInfo.processInfo.environment["LIVECOLLECTION_TEST_SEED"].flatMap { UInt64($0) }
     return (env ?? 20_261_121) ^ salt
+}
+
+/// LIVECOLLECTION_TEST_SEED if set, else `fallback`; printed so a run can be replayed.
+func printedSeed(_ name: String, default fallback: UInt64 = 20_261_121) -> UInt64 {
+    let seed = ProcessInfo.processInfo.environment["LIVECOLLECTION_TEST_SEED"].flatMap { UInt64($0) } ?? fallback
+    print("\(name): seed \(seed) (set LIVECOLLECTION_TEST_SEED to replay)")
+    return seed
 }
 
 /// Keys mixing integer keys (which order numerically) and strings.
