@@ -56,18 +56,18 @@ static lc_status detach_value(const lc_index *ix, const lc_value *v, lc_value *o
 
 lc_status lc_index_insert(lc_index *ix, const char *key, size_t key_len, const lc_value *v,
                           size_t *position, uint32_t *id) {
-    return lc_ix_insert(ix, key, key_len, v, position, id, 1);
+    return lc_ix_insert(ix, key, key_len, v, position, id, NULL);
 }
 
 lc_status lc_ix_insert(lc_index *ix, const char *key, size_t key_len, const lc_value *v,
-                       size_t *position, uint32_t *id, int prefetch) {
+                       size_t *position, uint32_t *id, const uint32_t *fp_hint) {
     if (!ix || lc_value_check(v) != LC_OK) return LC_ERR_ARGUMENT;
     lc_status st = check_key(key, key_len);
     if (st != LC_OK) return st;
-    uint32_t fp = lc_ix_fingerprint(ix, key, key_len);
+    uint32_t fp = fp_hint ? *fp_hint : lc_ix_fingerprint(ix, key, key_len);
     entry e;
     lc_ix_encode(key, key_len, v, &e);
-    if (prefetch) { /* the new place loads while the key is looked up */
+    if (!fp_hint) { /* the new place loads while the key is looked up */
         lc_ix_prefetch_slot(ix, fp);
         probe_ext ext = {key, key_len, 0, v->str, v->len};
         lc_ix_tree_prefetch(ix, &e, &ext);
@@ -112,16 +112,16 @@ static int same_value(const lc_index *ix, uint32_t id, const lc_value *v) {
 
 lc_status lc_index_update(lc_index *ix, const char *key, size_t key_len, const lc_value *v,
                           size_t *old_position, size_t *new_position) {
-    return lc_ix_update(ix, key, key_len, v, old_position, new_position, NULL, 1);
+    return lc_ix_update(ix, key, key_len, v, old_position, new_position, NULL, NULL);
 }
 
 lc_status lc_ix_update(lc_index *ix, const char *key, size_t key_len, const lc_value *v,
-                       size_t *old_position, size_t *new_position, uint32_t *id_out, int prefetch) {
+                       size_t *old_position, size_t *new_position, uint32_t *id_out, const uint32_t *fp_hint) {
     if (!ix || (!key && key_len) || lc_value_check(v) != LC_OK) return LC_ERR_ARGUMENT;
-    uint32_t fp = lc_ix_fingerprint(ix, key, key_len);
+    uint32_t fp = fp_hint ? *fp_hint : lc_ix_fingerprint(ix, key, key_len);
     entry moved;
     lc_ix_encode(key, key_len, v, &moved);
-    if (prefetch) { /* the new place loads while the old is found */
+    if (!fp_hint) { /* the new place loads while the old is found */
         lc_ix_prefetch_slot(ix, fp);
         probe_ext ext = {key, key_len, 0, v->str, v->len};
         lc_ix_tree_prefetch(ix, &moved, &ext);
@@ -160,10 +160,10 @@ lc_status lc_index_upsert(lc_index *ix, const char *key, size_t key_len, const l
                           size_t *old_position, size_t *new_position, uint32_t *id) {
     size_t before = LC_NO_POSITION, after = LC_NO_POSITION;
     uint32_t found = LC_ID_NONE;
-    lc_status st = lc_ix_update(ix, key, key_len, v, &before, &after, &found, 1);
+    lc_status st = lc_ix_update(ix, key, key_len, v, &before, &after, &found, NULL);
     if (st == LC_ERR_NOT_FOUND) {
         before = LC_NO_POSITION;
-        st = lc_ix_insert(ix, key, key_len, v, &after, &found, 1);
+        st = lc_ix_insert(ix, key, key_len, v, &after, &found, NULL);
     }
     if (st != LC_OK) before = after = LC_NO_POSITION;
     if (old_position) *old_position = before;

@@ -14,17 +14,17 @@ typedef struct ahead {
     uint32_t id;
 } ahead;
 
-static lc_event_result apply_one(lc_index *ix, const lc_event *e, int pf) {
+static lc_event_result apply_one(lc_index *ix, const lc_event *e, const uint32_t *fp) {
     lc_event_result r = {LC_OK, LC_NO_POSITION, LC_NO_POSITION, LC_ID_NONE};
     switch (e->op) {
     case LC_OP_INSERT:
-        r.status = lc_ix_insert(ix, e->key, e->key_len, &e->value, &r.new_position, &r.id, pf);
+        r.status = lc_ix_insert(ix, e->key, e->key_len, &e->value, &r.new_position, &r.id, fp);
         break;
     case LC_OP_REMOVE:
         r.status = lc_index_remove(ix, e->key, e->key_len, &r.old_position, &r.id);
         break;
     case LC_OP_UPDATE:
-        r.status = lc_ix_update(ix, e->key, e->key_len, &e->value, &r.old_position, &r.new_position, &r.id, pf);
+        r.status = lc_ix_update(ix, e->key, e->key_len, &e->value, &r.old_position, &r.new_position, &r.id, fp);
         break;
     case LC_OP_UPSERT:
         r.status = lc_index_upsert(ix, e->key, e->key_len, &e->value, &r.old_position, &r.new_position, &r.id);
@@ -90,7 +90,9 @@ size_t lc_index_apply(lc_index *ix, const lc_event *events, size_t n, lc_event_r
                 for (size_t k = 1; k < RECORD_AHEAD && k < n; k++) stage_record(ix, &ring[k % RING]);
             if (i + LEAF_AHEAD < n) stage_leaf(ix, &events[i + LEAF_AHEAD], &ring[(i + LEAF_AHEAD) % RING]);
         }
-        lc_event_result r = apply_one(ix, &events[i], !pipelined);
+        const ahead *mine = &ring[i % RING];
+        int known = pipelined && events[i].key && events[i].key_len <= LC_MAX_KEY_BYTES;
+        lc_event_result r = apply_one(ix, &events[i], known ? &mine->fp : NULL);
         if (r.status == LC_OK) ok++;
         if (results) results[i] = r;
     }

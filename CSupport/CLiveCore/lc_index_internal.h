@@ -160,11 +160,13 @@ static inline entry lc_ix_entry_of(const lc_index *ix, uint32_t id) {
 }
 
 /* lc_index.c */
-/* The single-event operations; prefetch = 0 when the caller prefetched already. */
+/* The single-event operations. fp: the key's fingerprint when the caller
+ * computed it already (it depends on the key and the index's seed only), or
+ * NULL; it is then the caller who prefetched, so these do not. */
 lc_status lc_ix_insert(lc_index *ix, const char *key, size_t key_len, const lc_value *v,
-                       size_t *position, uint32_t *id, int prefetch);
+                       size_t *position, uint32_t *id, const uint32_t *fp);
 lc_status lc_ix_update(lc_index *ix, const char *key, size_t key_len, const lc_value *v,
-                       size_t *old_position, size_t *new_position, uint32_t *id, int prefetch);
+                       size_t *old_position, size_t *new_position, uint32_t *id, const uint32_t *fp);
 
 /* lc_index_store.c: records, arena, hash table */
 uint64_t lc_ix_hash(const lc_index *ix, const char *key, size_t len);
