@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "LiveModel", targets: ["LiveModel"]),
         .library(name: "LiveCollection", targets: ["LiveCollection"]),
+        .library(name: "LiveSections", targets: ["LiveSections"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -35,6 +36,11 @@ let package = Package(
             dependencies: ["LiveModel", "CLiveCore"],
             path: "Sources/LiveCollection"
         ),
+        .target(
+            name: "LiveSections",
+            dependencies: ["LiveCollection", "LiveModel"],
+            path: "Sources/LiveSections"
+        ),
         .executableTarget(
             name: "LiveBench",
             dependencies: [
@@ -47,6 +53,11 @@ let package = Package(
             name: "LiveCollectionTests",
             dependencies: ["LiveCollection", "LiveModel"],
             path: "Tests/LiveCollectionTests"
+        ),
+        .testTarget(
+            name: "LiveSectionsTests",
+            dependencies: ["LiveSections", "LiveCollection", "LiveModel"],
+            path: "Tests/LiveSectionsTests"
         ),
         .testTarget(
             name: "LiveModelTests",
