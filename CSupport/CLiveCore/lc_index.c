@@ -90,11 +90,17 @@ lc_status lc_ix_insert(lc_index *ix, const char *key, size_t key_len, const lc_v
 
 lc_status lc_index_remove(lc_index *ix, const char *key, size_t key_len, size_t *position,
                           uint32_t *id) {
+    return lc_ix_remove(ix, key, key_len, position, id, NULL);
+}
+
+lc_status lc_ix_remove(lc_index *ix, const char *key, size_t key_len, size_t *position, uint32_t *id,
+                       const uint32_t *fp_hint) {
     if (!ix || (!key && key_len)) return LC_ERR_ARGUMENT;
-    uint32_t found = lc_ix_lookup(ix, key, key_len);
+    uint32_t fp = fp_hint ? *fp_hint : lc_ix_fingerprint(ix, key, key_len);
+    uint32_t found = lc_ix_lookup_fp(ix, key, key_len, fp);
     if (found == LC_ID_NONE) return LC_ERR_NOT_FOUND;
     size_t rank = lc_ix_tree_remove(ix, found);
-    lc_ix_hash_remove(ix, key, key_len);
+    lc_ix_hash_remove(ix, key, key_len, fp);
     lc_ix_free_record(ix, found);
     if (position) *position = rank;
     if (id) *id = found;

@@ -21,7 +21,7 @@ static lc_event_result apply_one(lc_index *ix, const lc_event *e, const uint32_t
         r.status = lc_ix_insert(ix, e->key, e->key_len, &e->value, &r.new_position, &r.id, fp);
         break;
     case LC_OP_REMOVE:
-        r.status = lc_index_remove(ix, e->key, e->key_len, &r.old_position, &r.id);
+        r.status = lc_ix_remove(ix, e->key, e->key_len, &r.old_position, &r.id, fp);
         break;
     case LC_OP_UPDATE:
         r.status = lc_ix_update(ix, e->key, e->key_len, &e->value, &r.old_position, &r.new_position, &r.id, fp);

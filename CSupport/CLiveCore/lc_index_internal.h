@@ -167,6 +167,8 @@ lc_status lc_ix_insert(lc_index *ix, const char *key, size_t key_len, const lc_v
                        size_t *position, uint32_t *id, const uint32_t *fp);
 lc_status lc_ix_update(lc_index *ix, const char *key, size_t key_len, const lc_value *v,
                        size_t *old_position, size_t *new_position, uint32_t *id, const uint32_t *fp);
+lc_status lc_ix_remove(lc_index *ix, const char *key, size_t key_len, size_t *position, uint32_t *id,
+                       const uint32_t *fp);
 
 /* lc_index_store.c: records, arena, hash table */
 uint64_t lc_ix_hash(const lc_index *ix, const char *key, size_t len);
@@ -179,7 +181,8 @@ lc_status lc_ix_new_record(lc_index *ix, const char *key, size_t len, const lc_v
 lc_status lc_ix_set_value(lc_index *ix, uint32_t id, const lc_value *v);
 void lc_ix_free_record(lc_index *ix, uint32_t id);
 void lc_ix_hash_insert(lc_index *ix, uint32_t id, uint32_t fp);
-void lc_ix_hash_remove(lc_index *ix, const char *key, size_t len);
+/* fp: the key's fingerprint (lc_ix_fingerprint) */
+void lc_ix_hash_remove(lc_index *ix, const char *key, size_t len, uint32_t fp);
 void lc_ix_store_free(lc_index *ix);
 
 /* lc_index_tree.c */

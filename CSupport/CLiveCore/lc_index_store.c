@@ -75,9 +75,8 @@ void lc_ix_hash_insert(lc_index *ix, uint32_t id, uint32_t fp) {
 }
 
 /* Backward-shift deletion keeps probe sequences intact without tombstones. */
-void lc_ix_hash_remove(lc_index *ix, const char *key, size_t len) {
+void lc_ix_hash_remove(lc_index *ix, const char *key, size_t len, uint32_t fp) {
     size_t mask = ix->slot_mask;
-    uint32_t fp = fingerprint(ix, key, len);
     size_t i = home(ix, fp);
     while (ix->slots[i].fp != fp || !key_is(ix, ix->slots[i].id, key, len)) i = (i + 1) & mask;
     for (size_t j = (i + 1) & mask;; j = (j + 1) & mask) {
