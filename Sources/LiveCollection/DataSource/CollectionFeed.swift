@@ -68,17 +68,27 @@ public final class CollectionFeed<Source: ModelDataSource> {
     public func load(_ children: [Snapshot]) async {
         collection.notifyLoad(started: true)
         let loadStart = counter
-        var results: [Key: (Preparation<Model>, SortValue)] = [:]
-        var generations: [Key: UInt64] = [:]
+        let wasEmpty = collection.isEmpty
+        // Per child, by position in `children` (keyless children are skipped).
+        var keys: [Key] = [], generations: [UInt64] = [], sortValues: [SortValue] = []
+        var prepared: [Preparation<Model>?] = []
+        keys.reserveCapacity(children.count)
+        generations.reserveCapacity(children.count)
+        sortValues.reserveCapacity(children.count)
+        prepared.reserveCapacity(children.count)
         var waits: [Task<Void, Never>] = []
         for child in children {
             guard let key = child.key else { continue }
+            let i = keys.count
             let gen = supersede(key)
-            generations[key] = gen
-            let current = collection.model(for: key)
+            keys.append(key)
+            generations.append(gen)
+            sortValues.append(child.sortValue)
+            prepared.append(nil)
+            let current = wasEmpty ? nil : collection.model(for: key)
             do {
                 if let ready = try dataSource.prepareNow(child, current: current) {
-                    results[key] = (ready, child.sortValue)
+                    prepared[i] = ready
                     continue
                 }
             } catch {
@@ -88,9 +98,9 @@ public final class CollectionFeed<Source: ModelDataSource> {
             let source = dataSource
             let task = Task { [weak self] in
                 do {
-                    let prepared = try await source.prepare(child, current: current)
+                    let result = try await source.prepare(child, current: current)
                     guard let self, self.latest[key] == gen else { return }
-                    results[key] = (prepared, child.sortValue)
+                    prepared[i] = result
                 } catch {
                     self?.collection.notifyFailure(key, error)
                 }
@@ -99,35 +109,35 @@ public final class CollectionFeed<Source: ModelDataSource> {
             waits.append(task)
         }
         for task in waits { await task.value }
+        // Children whose event is still the latest for their key.
+        let current = keys.indices.filter { latest[keys[$0]] == generations[$0] }
+        for i in current where !pending.isEmpty { pending[keys[i]] = nil }
         if collection.isEmpty {
             // A first load: every child is an insertion.
             var models: [(model: Model, sortValue: SortValue?)] = []
-            models.reserveCapacity(results.count)
-            for (key, gen) in generations where latest[key] == gen {
-                pending[key] = nil
-                if case .model(let m)? = results[key]?.0, m.identifier == key {
-                    models.append((m, usesSnapshotOrder ? results[key]!.1 : nil))
-                } else if case .model(let m)? = results[key]?.0 {
-                    collection.notifyFailure(key, FeedError.identifierMismatch(expected: key, got: m.identifier))
+            models.reserveCapacity(current.count)
+            for i in current {
+                guard case .model(let m)? = prepared[i] else { continue }
+                if m.identifier == keys[i] {
+                    models.append((m, usesSnapshotOrder ? sortValues[i] : nil))
+                } else {
+                    collection.notifyFailure(keys[i], FeedError.identifierMismatch(expected: keys[i], got: m.identifier))
                 }
             }
             collection.fill(models)
-            collection.notifyLoad(started: false)
-            signalIfIdle()
-            return
-        }
-        let keep = Set(generations.keys)
-        collection.performBatch(notifyingLoad: false) {
-            var gone: [Key] = []
-            for position in 0..<collection.count {
-                let key = collection.key(at: position)
-                // Absent from the load, and no event since the load began.
-                if !keep.contains(key) && (latest[key] ?? 0) <= loadStart { gone.append(key) }
-            }
-            for key in gone { collection.remove(key) }
-            for (key, gen) in generations where latest[key] == gen {
-                pending[key] = nil
-                if let (prepared, sortValue) = results[key] { apply(prepared, key: key, sortValue: sortValue) }
+        } else {
+            let keep = Set(keys)
+            collection.performBatch(notifyingLoad: false) {
+                var gone: [Key] = []
+                for position in 0..<collection.count {
+                    let key = collection.key(at: position)
+                    // Absent from the load, and no event since the load began.
+                    if !keep.contains(key) && (latest[key] ?? 0) <= loadStart { gone.append(key) }
+                }
+                for key in gone { collection.remove(key) }
+                for i in current {
+                    if let result = prepared[i] { apply(result, key: keys[i], sortValue: sortValues[i]) }
+                }
             }
         }
         collection.notifyLoad(started: false)
@@ -148,8 +158,10 @@ public final class CollectionFeed<Source: ModelDataSource> {
     private func supersede(_ key: Key) -> UInt64 {
         counter += 1
         latest[key] = counter
-        pending.removeValue(forKey: key)?.cancel()
-        signalIfIdle()
+        if !pending.isEmpty, let task = pending.removeValue(forKey: key) {
+            task.cancel()
+            signalIfIdle()
+        }
         return counter
     }
 
