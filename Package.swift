@@ -44,7 +44,7 @@ let package = Package(
         .executableTarget(
             name: "LiveBench",
             dependencies: [
-                "CLiveCore", "CJansson", "LiveModel", "LiveCollection",
+                "CLiveCore", "CJansson", "LiveModel", "LiveCollection", "LiveSections",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/LiveBench"

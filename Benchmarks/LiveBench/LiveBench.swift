@@ -14,7 +14,7 @@ struct LiveBench: AsyncParsableCommand {
         """)
 
     enum Part: String, ExpressibleByArgument, CaseIterable {
-        case load, events, collection
+        case load, events, collection, sections
     }
 
     @Option(help: "Children in the initial-load snapshot.")
@@ -53,6 +53,23 @@ struct LiveBench: AsyncParsableCommand {
         if only.contains(.load) { runLoad() }
         if only.contains(.events) { runEvents() }
         if only.contains(.collection) { await runCollection() }
+        if only.contains(.sections) { runSections() }
+    }
+
+    private func runSections() {
+        var r = Report(title: "Sectioned diff: 10% each of deletes, inserts, moves (across sections) and updates")
+        let small = SectionsBenchmark.makeCase(rows: 10_000, sections: 10, seed: 11)
+        let (baseSeconds, baseMoves) = SectionsBenchmark.collectionDifference(small)
+        let oursSmall = SectionsBenchmark.ours(small, repeats: repeats)
+        r.add("CollectionDifference + inferringMoves, 10,000 rows (\(baseMoves) moves)", baseSeconds * 1e3, unit: "ms")
+        r.add("SectionedDiff, 10,000 rows in 10 sections (\(oursSmall.moves) moves)", oursSmall.seconds * 1e3,
+              unit: "ms", against: ("CollectionDifference", baseSeconds * 1e3))
+        let large = SectionsBenchmark.makeCase(rows: 100_000, sections: 100, seed: 12)
+        let oursLarge = SectionsBenchmark.ours(large, repeats: max(repeats, 5))
+        r.add("SectionedDiff, 100,000 rows in 100 sections, \(oursLarge.stages) stages", oursLarge.seconds * 1e3,
+              unit: "ms", target: "<= 25 ms")
+        r.add("  row moves reported", Double(oursLarge.moves), unit: "moves", target: "<= 10,000")
+        r.print()
     }
 
     @MainActor

@@ -1,0 +1,32 @@
+// SectionedDiffError.swift — why two sectioned snapshots cannot be diffed.
+
+/// Why ``SectionedDiff`` cannot diff two snapshots: an identifier that must
+/// be unique appears twice. The identifier is named by its
+/// `String(reflecting:)` text.
+public enum SectionedDiffError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Which of the two snapshots a duplicate was found in.
+    public enum Snapshot: String, Hashable, Sendable, CustomStringConvertible {
+        /// The snapshot before the change (`from`).
+        case old
+        /// The snapshot after the change (`to`).
+        case new
+
+        public var description: String { rawValue }
+    }
+
+    /// A section identifier appears twice in one snapshot, at section
+    /// indexes `first` and `second`.
+    case duplicateSectionID(String, in: Snapshot, first: Int, second: Int)
+    /// An item identifier appears twice in one snapshot (in the same or in
+    /// different sections), at paths `first` and `second`.
+    case duplicateItemID(String, in: Snapshot, first: RowPath, second: RowPath)
+
+    public var description: String {
+        switch self {
+        case let .duplicateSectionID(id, snapshot, first, second):
+            return "section identifier \(id) appears twice in the \(snapshot) snapshot, at sections \(first) and \(second)"
+        case let .duplicateItemID(id, snapshot, first, second):
+            return "item identifier \(id) appears twice in the \(snapshot) snapshot, at \(first) and \(second)"
+        }
+    }
+}
