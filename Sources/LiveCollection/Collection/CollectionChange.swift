@@ -67,7 +67,7 @@ extension SortedCollectionObserver {
 @MainActor
 public final class ObservationToken {
     private var onCancel: (() -> Void)?
-    init(_ onCancel: @escaping () -> Void) { self.onCancel = onCancel }
+    package init(_ onCancel: @escaping () -> Void) { self.onCancel = onCancel }
     /// Ends the observation. Idempotent.
     public func cancel() {
         onCancel?()

@@ -1,0 +1,46 @@
+// OrderPost.swift — a model's place in a collection's order, as a value.
+import LiveModel
+
+/// Where a model stands in its collection's order: its sort key and its key,
+/// comparable with the posts of the same collection. Layers above use it to
+/// keep subsets (sections) in the collection's order.
+package struct OrderPost: Comparable {
+    enum Value {
+        case firebase(SortValue)
+        case custom(any Comparable)
+    }
+
+    let value: Value
+    package let key: Key
+
+    package static func < (a: OrderPost, b: OrderPost) -> Bool {
+        switch (a.value, b.value) {
+        case (.firebase(let x), .firebase(let y)):
+            let c = SortValue.compare(x, y)
+            return c != 0 ? c < 0 : a.key < b.key
+        case (.custom(let x), .custom(let y)):
+            if let less = lessThan(x, y) { return less ? true : (lessThan(y, x) == true ? false : a.key < b.key) }
+            return a.key < b.key
+        default:
+            return a.key < b.key // posts of one collection never mix kinds
+        }
+    }
+
+    package static func == (a: OrderPost, b: OrderPost) -> Bool { !(a < b) && !(b < a) }
+
+    private static func lessThan<T: Comparable>(_ a: T, _ b: any Comparable) -> Bool? {
+        guard let b = b as? T else { return nil }
+        return a < b
+    }
+}
+
+extension SortedCollection {
+    /// The order post of the model `key` now, or nil. - Complexity: O(log n).
+    package func orderPost(for key: Key) -> OrderPost? { post(key, in: backend) }
+
+    private func post<B: OrderingBackend<Model>>(_ key: Key, in b: B) -> OrderPost? {
+        guard let sortKey = b.sortKey(for: key) else { return nil }
+        if let value = sortKey as? SortValue, b is CoreBackend<Model> { return OrderPost(value: .firebase(value), key: key) }
+        return OrderPost(value: .custom(sortKey as! any Comparable), key: key)
+    }
+}

@@ -1,0 +1,299 @@
+// SectionedCollection.swift — a sorted collection grouped into sections.
+import LiveCollection
+import LiveModel
+
+/// The models of a ``SortedCollection`` grouped into sections: a model's
+/// section comes from a closure (any `Comparable & Hashable` value: a string,
+/// a number, a date, a related object's id). Sections are ordered ascending or
+/// descending; rows keep the collection's order within a section; a section
+/// with no rows does not exist.
+///
+/// Changes are reported in two contracts:
+/// - **sequential** (``observe(_:)``): ``SectionedChange`` values, each
+///   relative to the state after the previous one;
+/// - **batch** (``observeStages(_:)``): ``BatchStage`` lists that a list view
+///   applies one stage per `performBatchUpdates`, each valid under UIKit's
+///   rules against the state the previous stage left (check them with
+///   ``BatchUpdateChecker``). A list view asks for the rows after applying.
+///
+/// Single changes of the collection cost O(log n + sections); grouped changes
+/// (`performBatch`, loads) are re-sectioned and diffed in O(n).
+///
+/// Lives on the main actor, like its collection.
+@MainActor
+public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashable & Comparable> {
+    public let collection: SortedCollection<Model>
+    private let sectionOf: (Model) -> Section
+    private let descending: Bool
+
+    private struct Row: Comparable {
+        let post: OrderPost
+        static func < (a: Row, b: Row) -> Bool { a.post < b.post }
+        static func == (a: Row, b: Row) -> Bool { a.post == b.post }
+    }
+
+    /// Sections present, in display order.
+    private var order: [Section] = []
+    private var rows: [Section: OrderStatisticTree<Row>] = [:]
+    /// Where each model is: its section and order post.
+    private var placed: [Key: (section: Section, post: OrderPost)] = [:]
+    private var sequential: [Int: (SectionedChange<Model, Section>) -> Void] = [:]
+    private var staged: [Int: ([BatchStage]) -> Void] = [:]
+    private var nextID = 0
+    private var token: ObservationToken?
+    /// Held strongly: the collection holds its observers weakly.
+    private var relay: AnyObject?
+    /// The sectioned snapshot at the start of a grouped change, and the keys
+    /// whose models the group replaced.
+    private var before: [SectionSnapshot<Section, Key>]?
+    private var changedInGroup = Set<Key>()
+
+    /// Sections of `collection` by `section(model)`, ascending unless `descending`.
+    /// - Complexity: O(n log n) to build.
+    public init(_ collection: SortedCollection<Model>, descending: Bool = false,
+                sectionedBy section: @escaping (Model) -> Section) {
+        self.collection = collection
+        self.sectionOf = section
+        self.descending = descending
+        rebuild()
+        let relay = Relay(self)
+        self.relay = relay
+        token = collection.addObserver(relay)
+    }
+
+    // MARK: Reading
+
+    public var numberOfSections: Int { order.count }
+
+    /// The section value of section `index`.
+    public func section(at index: Int) -> Section { order[index] }
+
+    public func numberOfRows(inSection index: Int) -> Int { rows[order[index]]!.count }
+
+    /// The model at a row path. - Complexity: O(log n).
+    public subscript(path: RowPath) -> Model {
+        let key = rows[order[path.section]]![path.row].post.key
+        return collection.model(for: key)!
+    }
+
+    /// Where the model `key` is shown. - Complexity: O(log n + sections).
+    public func path(of key: Key) -> RowPath? {
+        guard let (section, post) = placed[key], let s = sectionIndex(of: section),
+              let row = rows[section]!.position(of: Row(post: post)) else { return nil }
+        return RowPath(section: s, row: row)
+    }
+
+    /// Sections with their keys, in display order. - Complexity: O(n).
+    public func snapshot() -> [SectionSnapshot<Section, Key>] {
+        order.map { s in SectionSnapshot(id: s, items: rows[s]!.map { $0.post.key }) }
+    }
+
+    // MARK: Observing
+
+    /// Calls `handler` with every change in the sequential contract. Grouped
+    /// changes of the collection arrive as their stages' operations in order.
+    public func observe(_ handler: @escaping (SectionedChange<Model, Section>) -> Void) -> ObservationToken {
+        let id = nextID
+        nextID += 1
+        sequential[id] = handler
+        return ObservationToken { [weak self] in self?.sequential[id] = nil }
+    }
+
+    /// Calls `handler` with the stages of every change, in the batch contract.
+    public func observeStages(_ handler: @escaping ([BatchStage]) -> Void) -> ObservationToken {
+        let id = nextID
+        nextID += 1
+        staged[id] = handler
+        return ObservationToken { [weak self] in self?.staged[id] = nil }
+    }
+
+    // MARK: Placement
+
+    private func precedes(_ a: Section, _ b: Section) -> Bool { descending ? b < a : a < b }
+
+    private func sectionIndex(of section: Section) -> Int? {
+        var lo = 0, hi = order.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if precedes(order[mid], section) { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < order.count && order[lo] == section ? lo : nil
+    }
+
+    private func insertionIndex(of section: Section) -> Int {
+        var lo = 0, hi = order.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if precedes(order[mid], section) { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    private func newTree() -> OrderStatisticTree<Row> { OrderStatisticTree<Row>(areInIncreasingOrder: { $0 < $1 }) }
+
+    private func rebuild() {
+        order.removeAll()
+        rows.removeAll()
+        placed.removeAll()
+        for model in collection {
+            let key = model.identifier
+            let section = sectionOf(model)
+            let post = collection.orderPost(for: key)!
+            if rows[section] == nil {
+                rows[section] = newTree()
+                order.insert(section, at: insertionIndex(of: section))
+            }
+            rows[section]!.insert(Row(post: post))
+            placed[key] = (section, post)
+        }
+    }
+
+    /// Takes `key` out; returns its former path and whether its section went away.
+    private func unplace(_ key: Key) -> (path: RowPath, sectionGone: Bool)? {
+        guard let (section, post) = placed.removeValue(forKey: key), let s = sectionIndex(of: section),
+              let (row, _) = rows[section]!.remove(Row(post: post)) else { return nil }
+        if rows[section]!.isEmpty {
+            rows[section] = nil
+            order.remove(at: s)
+            return (RowPath(section: s, row: row), true)
+        }
+        return (RowPath(section: s, row: row), false)
+    }
+
+    /// Puts `model` in; returns its path and whether its section is new.
+    private func place(_ model: Model) -> (path: RowPath, sectionNew: Bool) {
+        let key = model.identifier
+        let section = sectionOf(model)
+        let post = collection.orderPost(for: key)!
+        placed[key] = (section, post)
+        if rows[section] == nil {
+            let s = insertionIndex(of: section)
+            order.insert(section, at: s)
+            var tree = newTree()
+            tree.insert(Row(post: post))
+            rows[section] = tree
+            return (RowPath(section: s, row: 0), true)
+        }
+        let row = rows[section]!.insert(Row(post: post))
+        return (RowPath(section: sectionIndex(of: section)!, row: row), false)
+    }
+
+    // MARK: Changes of the collection
+
+    fileprivate func apply(_ change: SequentialChange<Model>) {
+        var events: [SectionedChange<Model, Section>] = []
+        var stage = BatchStage()
+        switch change {
+        case .inserted(let model, _):
+            let (path, isNew) = place(model)
+            if isNew {
+                events.append(.sectionInserted(sectionOf(model), at: path.section, models: [model]))
+                stage.insertedSections = [path.section]
+            } else {
+                events.append(.rowInserted(model, at: path))
+                stage.insertedRows = [path]
+            }
+        case .removed(let model, _):
+            guard let (path, gone) = unplace(model.identifier) else { return }
+            if gone {
+                events.append(.sectionRemoved(sectionOf(model), at: path.section))
+                stage.deletedSections = [path.section]
+            } else {
+                events.append(.rowRemoved(model, at: path))
+                stage.deletedRows = [path]
+            }
+        case .updated(let model, _), .moved(let model, _, _):
+            let oldSection = placed[model.identifier]?.section
+            if oldSection == sectionOf(model), let from = path(of: model.identifier) {
+                _ = unplace(model.identifier)
+                let (to, _) = place(model)
+                if from == to {
+                    events.append(.rowUpdated(model, at: to))
+                    stage.reloadedRows = [from]
+                } else {
+                    events.append(.rowMoved(model, from: from, to: to))
+                    stage.movedRows = [RowMove(from: from, to: to)]
+                }
+                emit(events, [stage] + (from == to ? [] : [BatchStage(reloadedRows: [to])]))
+                return
+            }
+            // The section changed: out of the old one, into the new one, as
+            // two steps (each may add or remove a section).
+            var stages: [BatchStage] = []
+            if let (from, gone) = unplace(model.identifier) {
+                if gone {
+                    events.append(.sectionRemoved(oldSection!, at: from.section))
+                    stages.append(BatchStage(deletedSections: [from.section]))
+                } else {
+                    events.append(.rowRemoved(model, at: from))
+                    stages.append(BatchStage(deletedRows: [from]))
+                }
+            }
+            let (to, isNew) = place(model)
+            if isNew {
+                events.append(.sectionInserted(sectionOf(model), at: to.section, models: [model]))
+                stages.append(BatchStage(insertedSections: [to.section]))
+            } else {
+                events.append(.rowInserted(model, at: to))
+                stages.append(BatchStage(insertedRows: [to]))
+            }
+            emit(events, stages)
+            return
+        }
+        emit(events, [stage])
+    }
+
+    fileprivate func beginGroup() {
+        before = snapshot()
+        changedInGroup.removeAll()
+    }
+
+    fileprivate func noteGroup(_ update: CollectionUpdate<Model>) {
+        for m in update.updatedModels { changedInGroup.insert(m.identifier) }
+        for (i, m) in update.movedModels.enumerated() where update.batch.moved[i].updated { changedInGroup.insert(m.identifier) }
+    }
+
+    fileprivate func endGroup() {
+        guard let old = before else { return }
+        before = nil
+        rebuild()
+        let new = snapshot()
+        let changed = changedInGroup
+        changedInGroup.removeAll()
+        guard let stages = try? SectionedDiff.stages(from: old, to: new, isUpdated: { changed.contains($0) }),
+              !stages.isEmpty else { return }
+        for handler in staged.values { handler(stages) }
+        if !sequential.isEmpty { replay(stages, from: old) }
+    }
+
+    /// Tells sequential observers a grouped change as a full reload of the
+    /// sections that changed: every old section removed, every new one inserted.
+    private func replay(_ stages: [BatchStage], from old: [SectionSnapshot<Section, Key>]) {
+        var events: [SectionedChange<Model, Section>] = []
+        for (i, s) in old.enumerated().reversed() { events.append(.sectionRemoved(s.id, at: i)) }
+        for (i, s) in order.enumerated() {
+            events.append(.sectionInserted(s, at: i, models: rows[s]!.map { collection.model(for: $0.post.key)! }))
+        }
+        for e in events { for handler in sequential.values { handler(e) } }
+    }
+
+    private func emit(_ events: [SectionedChange<Model, Section>], _ stages: [BatchStage]) {
+        for e in events { for handler in sequential.values { handler(e) } }
+        let nonEmpty = stages.filter { !$0.isEmpty }
+        if !nonEmpty.isEmpty { for handler in staged.values { handler(nonEmpty) } }
+        // A single change inside a load (a feed's event while it waits) was
+        // told now: the group's diff starts after it.
+        if before != nil { before = snapshot() }
+    }
+}
+
+/// Forwards a sorted collection's changes to a sectioned collection.
+@MainActor
+private final class Relay<Model: LiveModelProtocol, Section: Hashable & Comparable>: SortedCollectionObserver {
+    weak var owner: SectionedCollection<Model, Section>?
+    init(_ owner: SectionedCollection<Model, Section>) { self.owner = owner }
+    func collection(_ c: SortedCollection<Model>, didChange change: SequentialChange<Model>) { owner?.apply(change) }
+    func collection(_ c: SortedCollection<Model>, didApply update: CollectionUpdate<Model>) { owner?.noteGroup(update) }
+    func collectionDidStartLoad(_ c: SortedCollection<Model>) { owner?.beginGroup() }
+    func collectionDidEndLoad(_ c: SortedCollection<Model>) { owner?.endGroup() }
+}

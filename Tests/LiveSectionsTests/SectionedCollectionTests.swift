@@ -1,0 +1,118 @@
+// SectionedCollectionTests.swift — a sectioned collection driven by random
+// changes: its sequential events and its stages (through the checker) must
+// both reproduce it, and it must equal a brute-force grouping, after every step.
+import Foundation
+import LiveCollection
+import LiveModel
+import LiveSections
+import Testing
+
+struct Tile: LiveModelProtocol, Codable, Equatable {
+    var identifier: Key
+    var score: Double
+    var group: Int
+}
+
+@MainActor
+@Suite("SectionedCollection")
+struct SectionedCollectionTests {
+    struct Rng {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    }
+
+    @Test("30,000 random changes: sequential events, stages and a brute-force grouping agree after every step",
+          arguments: [false, true])
+    func randomChanges(descending: Bool) throws {
+        let seed = ProcessInfo.processInfo.environment["LIVESECTIONS_TEST_SEED"].flatMap { UInt64($0) }
+            ?? (20_261_121 &+ (descending ? 1 : 0))
+        var r = Rng(state: seed)
+        let collection = SortedCollection<Tile>(order: .child("score"))
+        let sectioned = SectionedCollection(collection, descending: descending) { $0.group }
+        var sequential: [(Int, [Key])] = []
+        var staged: [[Key]] = []
+        var problem: String?
+        let t1 = sectioned.observe { change in
+            switch change {
+            case .sectionInserted(let s, let at, let models): sequential.insert((s, models.map(\.identifier)), at: at)
+            case .sectionRemoved(_, let at): sequential.remove(at: at)
+            case .rowInserted(let m, let p): sequential[p.section].1.insert(m.identifier, at: p.row)
+            case .rowRemoved(_, let p): sequential[p.section].1.remove(at: p.row)
+            case .rowUpdated(let m, let p):
+                if sequential[p.section].1[p.row] != m.identifier { problem = "update at the wrong row \(p)" }
+            case .rowMoved(let m, let from, let to):
+                sequential[from.section].1.remove(at: from.row)
+                sequential[to.section].1.insert(m.identifier, at: to.row)
+            }
+        }
+        let t2 = sectioned.observeStages { stages in
+            let final = sectioned.snapshot()
+            for stage in stages {
+                do {
+                    staged = try BatchUpdateChecker.apply(stage, to: staged, inserting: { final[$0.section].items[$0.row] },
+                                                          insertingSection: { final[$0].items })
+                } catch {
+                    problem = "stage rejected: \(error)"
+                }
+            }
+        }
+        defer { t1.cancel(); t2.cancel() }
+        let keys = (0..<40).map { Key($0) }
+        for step in 0..<30_000 {
+            let key = keys[r.below(keys.count)]
+            switch r.below(10) {
+            case 0..<5: try collection.add(Tile(identifier: key, score: Double(r.below(10)), group: r.below(6)))
+            case 5..<8: collection.remove(key)
+            default:
+                let n = r.below(6)
+                var ops: [(Key, Int, Int, Bool)] = []
+                for _ in 0..<n { ops.append((keys[r.below(keys.count)], r.below(10), r.below(6), r.below(3) > 0)) }
+                try collection.performBatch {
+                    for (k, score, group, add) in ops {
+                        if add { try collection.add(Tile(identifier: k, score: Double(score), group: group)) } else { collection.remove(k) }
+                    }
+                }
+            }
+            // Brute force: group the collection's models.
+            var groups: [Int: [Key]] = [:]
+            for m in collection.models { groups[m.group, default: []].append(m.identifier) }
+            let ids = groups.keys.sorted(by: descending ? (>) : (<))
+            let expected = ids.map { SectionSnapshot(id: $0, items: groups[$0]!) }
+            let context = "seed \(seed) step \(step)"
+            guard problem == nil else { Issue.record("\(context): \(problem!)"); return }
+            guard sectioned.snapshot() == expected else { Issue.record("\(context): sections differ from the grouping"); return }
+            guard sequential.map(\.0) == ids, sequential.map(\.1) == expected.map(\.items) else {
+                Issue.record("\(context): the sequential mirror differs"); return
+            }
+            guard staged == expected.map(\.items) else { Issue.record("\(context): the stage mirror differs"); return }
+            if let (s, section) = expected.enumerated().randomElement(), let row = section.items.indices.randomElement() {
+                guard sectioned.path(of: section.items[row]) == RowPath(section: s, row: row),
+                      sectioned[RowPath(section: s, row: row)].identifier == section.items[row] else {
+                    Issue.record("\(context): path lookup"); return
+                }
+            }
+        }
+    }
+
+    @Test("sections follow their order; empty sections disappear; rows keep the collection's order")
+    func basics() throws {
+        let collection = SortedCollection<Tile>(order: .child("score"))
+        try collection.add(Tile(identifier: "a", score: 3, group: 2))
+        try collection.add(Tile(identifier: "b", score: 1, group: 2))
+        try collection.add(Tile(identifier: "c", score: 2, group: 1))
+        let sectioned = SectionedCollection(collection) { $0.group }
+        #expect(sectioned.numberOfSections == 2 && sectioned.section(at: 0) == 1)
+        #expect(sectioned.snapshot().map(\.items) == [["c"], ["b", "a"]])
+        collection.remove("c")
+        #expect(sectioned.numberOfSections == 1 && sectioned.numberOfRows(inSection: 0) == 2)
+        try collection.add(Tile(identifier: "b", score: 5, group: 2))
+        #expect(sectioned.snapshot().map(\.items) == [["a", "b"]] && sectioned.path(of: "b") == RowPath(section: 0, row: 1))
+    }
+}
