@@ -3,6 +3,7 @@
 import Foundation
 import LiveCollection
 import LiveModel
+import LiveSections
 
 /// A small model: a key and a score, with the model protocol written out
 /// (no Codable round trip), as a performance-minded user would.
@@ -82,6 +83,40 @@ enum CollectionBenchmark {
             }
         }
         precondition(collection.count == stream.finalCount && observer.changes > 0, "collection diverged")
+        return seconds / Double(stream.ops.count)
+    }
+
+    /// Seconds per event through a `SectionedCollection` of 100 sections (by
+    /// score bucket) over the collection, with one observer of its stages.
+    static func sectionedEvents(_ stream: EventStream) -> Double {
+        let width = EventStream.keyLength
+        func key(_ bytes: [UInt8], _ i: Int) -> Key {
+            try! Key(String(decoding: bytes[(i * width)..<((i + 1) * width)], as: UTF8.self))
+        }
+        let initialKeys = (0..<stream.initialScores.count).map { key(stream.initialKeys, $0) }
+        let eventKeys = (0..<stream.ops.count).map { key(stream.keys, $0) }
+        let collection = SortedCollection<BenchItem>(order: .child("score"))
+        for (i, k) in initialKeys.enumerated() {
+            try! collection.add(BenchItem(identifier: k, score: stream.initialScores[i]),
+                                sortValue: .number(stream.initialScores[i]))
+        }
+        let sectioned = SectionedCollection(collection) { Int($0.score) / 10_000 } // 100 sections
+        var stages = 0
+        let token = sectioned.observeStages { stages += $0.count }
+        defer { token.cancel() }
+        let seconds = Timing.seconds {
+            for e in 0..<stream.ops.count {
+                let k = eventKeys[e]
+                switch stream.ops[e] {
+                case .update, .add:
+                    let s = stream.scores[e]
+                    try! collection.add(BenchItem(identifier: k, score: s), sortValue: .number(s))
+                case .remove:
+                    collection.remove(k)
+                }
+            }
+        }
+        precondition(stages > 0 && sectioned.numberOfSections == 100, "sectioned collection diverged")
         return seconds / Double(stream.ops.count)
     }
 

@@ -84,6 +84,10 @@ struct LiveBench: AsyncParsableCommand {
                   target: "<= 3x")
             r.add("SortedCollection, \(size) models: events per second", 1 / swift, unit: "ev/s",
                   target: size >= 1_000_000 ? ">= 300000" : "")
+            let sectioned = Timing.medianOf(repeats) { CollectionBenchmark.sectionedEvents(stream) }
+            r.add("  + SectionedCollection, 100 sections, stage output", sectioned * 1e6, unit: "us/ev",
+                  against: ("unsectioned", swift * 1e6))
+            r.add("  + SectionedCollection: events per second", 1 / sectioned, unit: "ev/s")
         }
         let bytes = Generator.snapshot(count: children, seed: 42)
         var loads: [Double] = []

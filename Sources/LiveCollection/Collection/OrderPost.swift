@@ -15,6 +15,8 @@ package struct OrderPost: Comparable {
 
     package static func < (a: OrderPost, b: OrderPost) -> Bool {
         switch (a.value, b.value) {
+        case (.firebase(.number(let x)), .firebase(.number(let y))) where x != y:
+            return x < y
         case (.firebase(let x), .firebase(let y)):
             let c = SortValue.compare(x, y)
             return c != 0 ? c < 0 : a.key < b.key

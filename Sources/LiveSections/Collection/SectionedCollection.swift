@@ -32,9 +32,16 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
         static func == (a: Row, b: Row) -> Bool { a.post == b.post }
     }
 
+    /// A section's rows, boxed so that changes happen in place (a tree kept
+    /// as a dictionary value would be copied on write).
+    private final class Rows {
+        var tree: OrderStatisticTree<Row>
+        init() { tree = OrderStatisticTree<Row>(areInIncreasingOrder: { $0 < $1 }) }
+    }
+
     /// Sections present, in display order.
     private var order: [Section] = []
-    private var rows: [Section: OrderStatisticTree<Row>] = [:]
+    private var rows: [Section: Rows] = [:]
     /// Where each model is: its section and order post.
     private var placed: [Key: (section: Section, post: OrderPost)] = [:]
     private var sequential: [Int: (SectionedChange<Model, Section>) -> Void] = [:]
@@ -68,24 +75,24 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     /// The section value of section `index`.
     public func section(at index: Int) -> Section { order[index] }
 
-    public func numberOfRows(inSection index: Int) -> Int { rows[order[index]]!.count }
+    public func numberOfRows(inSection index: Int) -> Int { rows[order[index]]!.tree.count }
 
     /// The model at a row path. - Complexity: O(log n).
     public subscript(path: RowPath) -> Model {
-        let key = rows[order[path.section]]![path.row].post.key
+        let key = rows[order[path.section]]!.tree[path.row].post.key
         return collection.model(for: key)!
     }
 
     /// Where the model `key` is shown. - Complexity: O(log n + sections).
     public func path(of key: Key) -> RowPath? {
         guard let (section, post) = placed[key], let s = sectionIndex(of: section),
-              let row = rows[section]!.position(of: Row(post: post)) else { return nil }
+              let row = rows[section]!.tree.position(of: Row(post: post)) else { return nil }
         return RowPath(section: s, row: row)
     }
 
     /// Sections with their keys, in display order. - Complexity: O(n).
     public func snapshot() -> [SectionSnapshot<Section, Key>] {
-        order.map { s in SectionSnapshot(id: s, items: rows[s]!.map { $0.post.key }) }
+        order.map { s in SectionSnapshot(id: s, items: rows[s]!.tree.map { $0.post.key }) }
     }
 
     // MARK: Observing
@@ -129,8 +136,6 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
         return lo
     }
 
-    private func newTree() -> OrderStatisticTree<Row> { OrderStatisticTree<Row>(areInIncreasingOrder: { $0 < $1 }) }
-
     private func rebuild() {
         order.removeAll()
         rows.removeAll()
@@ -140,10 +145,10 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
             let section = sectionOf(model)
             let post = collection.orderPost(for: key)!
             if rows[section] == nil {
-                rows[section] = newTree()
+                rows[section] = Rows()
                 order.insert(section, at: insertionIndex(of: section))
             }
-            rows[section]!.insert(Row(post: post))
+            rows[section]!.tree.insert(Row(post: post))
             placed[key] = (section, post)
         }
     }
@@ -151,8 +156,8 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     /// Takes `key` out; returns its former path and whether its section went away.
     private func unplace(_ key: Key) -> (path: RowPath, sectionGone: Bool)? {
         guard let (section, post) = placed.removeValue(forKey: key), let s = sectionIndex(of: section),
-              let (row, _) = rows[section]!.remove(Row(post: post)) else { return nil }
-        if rows[section]!.isEmpty {
+              let box = rows[section], let (row, _) = box.tree.remove(Row(post: post)) else { return nil }
+        if box.tree.isEmpty {
             rows[section] = nil
             order.remove(at: s)
             return (RowPath(section: s, row: row), true)
@@ -169,12 +174,12 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
         if rows[section] == nil {
             let s = insertionIndex(of: section)
             order.insert(section, at: s)
-            var tree = newTree()
-            tree.insert(Row(post: post))
-            rows[section] = tree
+            let box = Rows()
+            box.tree.insert(Row(post: post))
+            rows[section] = box
             return (RowPath(section: s, row: 0), true)
         }
-        let row = rows[section]!.insert(Row(post: post))
+        let row = rows[section]!.tree.insert(Row(post: post))
         return (RowPath(section: sectionIndex(of: section)!, row: row), false)
     }
 
@@ -272,7 +277,7 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
         var events: [SectionedChange<Model, Section>] = []
         for (i, s) in old.enumerated().reversed() { events.append(.sectionRemoved(s.id, at: i)) }
         for (i, s) in order.enumerated() {
-            events.append(.sectionInserted(s, at: i, models: rows[s]!.map { collection.model(for: $0.post.key)! }))
+            events.append(.sectionInserted(s, at: i, models: rows[s]!.tree.map { collection.model(for: $0.post.key)! }))
         }
         for e in events { for handler in sequential.values { handler(e) } }
     }
