@@ -116,3 +116,22 @@ struct SectionedCollectionTests {
         #expect(sectioned.snapshot().map(\.items) == [["a", "b"]] && sectioned.path(of: "b") == RowPath(section: 0, row: 1))
     }
 }
+
+@MainActor
+@Suite("SectionedCollection orders and titles")
+struct SectionedCollectionOrderTests {
+    struct Team: Hashable { let name: String; let rank: Int }
+
+    @Test("sections ordered by a comparator over a related object, with titles")
+    func comparatorAndTitles() throws {
+        let collection = SortedCollection<Tile>(order: .child("score"))
+        let teams = [0: Team(name: "Zebras", rank: 1), 1: Team(name: "Ants", rank: 2), 2: Team(name: "Bees", rank: 0)]
+        let sectioned = SectionedCollection(collection, sectionsOrderedBy: { $0.rank < $1.rank },
+                                            title: { $0.name }, sectionedBy: { teams[$0.group]! })
+        for (i, g) in [0, 1, 2, 1, 0].enumerated() { try collection.add(Tile(identifier: Key(i), score: Double(i), group: g)) }
+        #expect((0..<sectioned.numberOfSections).map { sectioned.title(ofSection: $0) } == ["Bees", "Zebras", "Ants"])
+        #expect(sectioned.snapshot().map(\.items) == [[Key(2)], [Key(0), Key(4)], [Key(1), Key(3)]])
+        let numbered = SectionedCollection(collection, descending: true) { $0.group }
+        #expect(numbered.title(ofSection: 0) == "2" && numbered.section(at: 2) == 0)
+    }
+}

@@ -3,10 +3,11 @@ import LiveCollection
 import LiveModel
 
 /// The models of a ``SortedCollection`` grouped into sections: a model's
-/// section comes from a closure (any `Comparable & Hashable` value: a string,
-/// a number, a date, a related object's id). Sections are ordered ascending or
-/// descending; rows keep the collection's order within a section; a section
-/// with no rows does not exist.
+/// section comes from a closure (any `Hashable` value: a string, a number, a
+/// date, a related object's id). Sections are ordered ascending or descending
+/// (for `Comparable` sections) or by a comparator, and have titles; rows keep
+/// the collection's order within a section; a section with no rows does not
+/// exist.
 ///
 /// Changes are reported in two contracts:
 /// - **sequential** (``observe(_:)``): ``SectionedChange`` values, each
@@ -21,10 +22,12 @@ import LiveModel
 ///
 /// Lives on the main actor, like its collection.
 @MainActor
-public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashable & Comparable> {
+public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashable> {
     public let collection: SortedCollection<Model>
     private let sectionOf: (Model) -> Section
-    private let descending: Bool
+    /// The order of sections: a strict total order over distinct sections.
+    private let sectionPrecedes: (Section, Section) -> Bool
+    private let titleOf: (Section) -> String
 
     private struct Row: Comparable {
         let post: OrderPost
@@ -55,13 +58,18 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     private var before: [SectionSnapshot<Section, Key>]?
     private var changedInGroup = Set<Key>()
 
-    /// Sections of `collection` by `section(model)`, ascending unless `descending`.
+    /// Sections of `collection` by `section(model)`, ordered by
+    /// `areInIncreasingOrder` (a strict total order over distinct sections,
+    /// such as a related object's display order), titled by `title`.
     /// - Complexity: O(n log n) to build.
-    public init(_ collection: SortedCollection<Model>, descending: Bool = false,
+    public init(_ collection: SortedCollection<Model>,
+                sectionsOrderedBy areInIncreasingOrder: @escaping (Section, Section) -> Bool,
+                title: @escaping (Section) -> String = { String(describing: $0) },
                 sectionedBy section: @escaping (Model) -> Section) {
         self.collection = collection
         self.sectionOf = section
-        self.descending = descending
+        self.sectionPrecedes = areInIncreasingOrder
+        self.titleOf = title
         rebuild()
         let relay = Relay(self)
         self.relay = relay
@@ -71,6 +79,9 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     // MARK: Reading
 
     public var numberOfSections: Int { order.count }
+
+    /// The title of section `index` (by default the section value's description).
+    public func title(ofSection index: Int) -> String { titleOf(order[index]) }
 
     /// The section value of section `index`.
     public func section(at index: Int) -> Section { order[index] }
@@ -116,7 +127,7 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
 
     // MARK: Placement
 
-    private func precedes(_ a: Section, _ b: Section) -> Bool { descending ? b < a : a < b }
+    private func precedes(_ a: Section, _ b: Section) -> Bool { sectionPrecedes(a, b) }
 
     private func sectionIndex(of section: Section) -> Int? {
         var lo = 0, hi = order.count
@@ -294,11 +305,23 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
 
 /// Forwards a sorted collection's changes to a sectioned collection.
 @MainActor
-private final class Relay<Model: LiveModelProtocol, Section: Hashable & Comparable>: SortedCollectionObserver {
+private final class Relay<Model: LiveModelProtocol, Section: Hashable>: SortedCollectionObserver {
     weak var owner: SectionedCollection<Model, Section>?
     init(_ owner: SectionedCollection<Model, Section>) { self.owner = owner }
     func collection(_ c: SortedCollection<Model>, didChange change: SequentialChange<Model>) { owner?.apply(change) }
     func collection(_ c: SortedCollection<Model>, didApply update: CollectionUpdate<Model>) { owner?.noteGroup(update) }
     func collectionDidStartLoad(_ c: SortedCollection<Model>) { owner?.beginGroup() }
     func collectionDidEndLoad(_ c: SortedCollection<Model>) { owner?.endGroup() }
+}
+
+extension SectionedCollection where Section: Comparable {
+    /// Sections of `collection` by `section(model)`, ascending (or descending)
+    /// by the section value, titled by `title`.
+    /// - Complexity: O(n log n) to build.
+    public convenience init(_ collection: SortedCollection<Model>, descending: Bool = false,
+                            title: @escaping (Section) -> String = { String(describing: $0) },
+                            sectionedBy section: @escaping (Model) -> Section) {
+        self.init(collection, sectionsOrderedBy: descending ? { $0 > $1 } : { $0 < $1 }, title: title,
+                  sectionedBy: section)
+    }
 }
