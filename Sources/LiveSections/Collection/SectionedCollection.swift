@@ -233,27 +233,28 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
                 emit(events, [stage] + (from == to ? [] : [BatchStage(reloadedRows: [to])]))
                 return
             }
-            // The section changed: out of the old one, into the new one, as
-            // two steps (each may add or remove a section).
-            var stages: [BatchStage] = []
-            if let (from, gone) = unplace(model.identifier) {
-                if gone {
-                    events.append(.sectionRemoved(oldSection!, at: from.section))
-                    stages.append(BatchStage(deletedSections: [from.section]))
-                } else {
-                    events.append(.rowRemoved(model, at: from))
-                    stages.append(BatchStage(deletedRows: [from]))
-                }
-            }
+            // The section changed: out of the old one, into the new one. In the
+            // sequential contract that is two steps (each may remove or add a
+            // section); in the batch contract one stage: a cross-section move,
+            // or a section's removal or arrival with the row's insertion or
+            // deletion. A reload of the moved row follows in its own stage.
+            guard let (from, gone) = unplace(model.identifier) else { return }
             let (to, isNew) = place(model)
+            if gone {
+                events.append(.sectionRemoved(oldSection!, at: from.section))
+                stage.deletedSections = [from.section]
+            } else {
+                events.append(.rowRemoved(model, at: from))
+            }
             if isNew {
                 events.append(.sectionInserted(sectionOf(model), at: to.section, models: [model]))
-                stages.append(BatchStage(insertedSections: [to.section]))
+                stage.insertedSections = [to.section]
+                if !gone { stage.deletedRows = [from] }
             } else {
                 events.append(.rowInserted(model, at: to))
-                stages.append(BatchStage(insertedRows: [to]))
+                if gone { stage.insertedRows = [to] } else { stage.movedRows = [RowMove(from: from, to: to)] }
             }
-            emit(events, stages)
+            emit(events, [stage] + (gone || isNew ? [] : [BatchStage(reloadedRows: [to])]))
             return
         }
         emit(events, [stage])

@@ -1,0 +1,71 @@
+// StaticSections.swift — a data source from an array of arrays.
+import LiveCollection
+
+/// Sections given as an array of arrays of items (with their section ids).
+/// Replacing them reports the change as staged steps (``SectionedDiff``),
+/// each of which switches what the data source shows to the state after its
+/// stage, for a ``ListConnector``.
+@MainActor
+public final class StaticSections<SectionID: Hashable, Item: Hashable> {
+    /// The latest content.
+    public private(set) var sections: [SectionSnapshot<SectionID, Item>]
+    /// What a list view is shown: the items of each section, which trail
+    /// `sections` while staged steps are being applied.
+    public private(set) var shown: [[Item]]
+    private var observers: [Int: ([StagedStep]) -> Void] = [:]
+    private var nextID = 0
+
+    public init(_ sections: [SectionSnapshot<SectionID, Item>] = []) {
+        self.sections = sections
+        shown = sections.map(\.items)
+    }
+
+    public var numberOfSections: Int { shown.count }
+    public func numberOfRows(inSection index: Int) -> Int { shown[index].count }
+    public subscript(path: RowPath) -> Item { shown[path.section][path.row] }
+    /// Row counts of every section as shown, as a list view's data source reports them.
+    public var counts: [Int] { shown.map(\.count) }
+
+    /// Replaces the content; observers get the staged steps from what is shown
+    /// to the new content (`updated` items are reloaded). Without observers,
+    /// the new content is shown at once.
+    /// - Throws: ``SectionedDiffError`` for duplicate section ids or items;
+    ///   nothing changes then.
+    /// - Complexity: O(n) per stage.
+    public func replace(with new: [SectionSnapshot<SectionID, Item>], updated: Set<Item> = []) throws(SectionedDiffError) {
+        let stages = try SectionedDiff.stages(from: sections, to: new, isUpdated: { updated.contains($0) })
+        sections = new
+        let final = new.map(\.items)
+        guard !observers.isEmpty, !stages.isEmpty else {
+            shown = final
+            return
+        }
+        // The state after each stage: inserted rows and sections come from the
+        // final content (the stages insert only in their final places).
+        var steps: [StagedStep] = []
+        var state = shown
+        for stage in stages {
+            guard let next = try? BatchUpdateChecker.apply(stage, to: state, inserting: { final[$0.section][$0.row] },
+                                                            insertingSection: { final[$0] }) else {
+                steps = [] // cannot happen for SectionedDiff's stages: fall back to one reload
+                break
+            }
+            state = next
+            steps.append(StagedStep(stage: stage, commit: { [weak self] in self?.shown = next }))
+        }
+        if steps.isEmpty {
+            shown = final
+            return
+        }
+        for handler in observers.values { handler(steps) }
+    }
+
+    /// Calls `handler` with the steps of every replacement; the handler must
+    /// run every step's `commit` (a ``ListConnector`` does).
+    public func observeSteps(_ handler: @escaping ([StagedStep]) -> Void) -> ObservationToken {
+        let id = nextID
+        nextID += 1
+        observers[id] = handler
+        return ObservationToken { [weak self] in self?.observers[id] = nil }
+    }
+}
