@@ -135,3 +135,42 @@ struct SectionedCollectionOrderTests {
         #expect(numbered.title(ofSection: 0) == "2" && numbered.section(at: 2) == 0)
     }
 }
+
+@MainActor
+@Suite("SectionedCollection behind a list view")
+struct SectionedCollectionListTests {
+    @Test("every batch a list view gets passes UIKit's rules, counts included, single and grouped changes alike")
+    func throughConnector() throws {
+        let collection = SortedCollection<Tile>(order: .child("score"))
+        let sectioned = SectionedCollection(collection) { $0.group }
+        let target = CheckingListTarget(counts: { sectioned.counts })
+        let connector = ListConnector(target: target)
+        connector.isReady = true
+        let token = sectioned.observeSteps { connector.apply($0) }
+        defer { token.cancel() }
+        var state: UInt64 = 7
+        func below(_ n: Int) -> Int {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int((z ^ (z >> 31)) % UInt64(n))
+        }
+        for _ in 0..<5_000 {
+            let key = Key(below(40))
+            switch below(10) {
+            case 0..<5: try collection.add(Tile(identifier: key, score: Double(below(10)), group: below(6)))
+            case 5..<8: collection.remove(key)
+            default:
+                try collection.performBatch {
+                    for _ in 0..<below(8) {
+                        let k = Key(below(40))
+                        if below(3) > 0 { try collection.add(Tile(identifier: k, score: Double(below(10)), group: below(6))) } else { collection.remove(k) }
+                    }
+                }
+            }
+        }
+        #expect(target.rejected.isEmpty, "\(target.rejected.first.map { "\($0)" } ?? "")")
+        #expect(target.shown == sectioned.counts && target.batches > 2_000)
+    }
+}

@@ -49,6 +49,10 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     private var placed: [Key: (section: Section, post: OrderPost)] = [:]
     private var sequential: [Int: (SectionedChange<Model, Section>) -> Void] = [:]
     private var staged: [Int: ([BatchStage]) -> Void] = [:]
+    private var stepped: [Int: ([StagedStep]) -> Void] = [:]
+    /// While staged steps of a grouped change are being applied: the keys of
+    /// each section a list view is shown (nil: the live state).
+    private var shownOverride: [[Key]]?
     private var nextID = 0
     private var token: ObservationToken?
     /// Held strongly: the collection holds its observers weakly.
@@ -78,7 +82,8 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
 
     // MARK: Reading
 
-    public var numberOfSections: Int { order.count }
+    /// Number of sections a list view is shown (see ``observeSteps(_:)``).
+    public var numberOfSections: Int { shownOverride?.count ?? order.count }
 
     /// The title of section `index` (by default the section value's description).
     public func title(ofSection index: Int) -> String { titleOf(order[index]) }
@@ -86,11 +91,17 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     /// The section value of section `index`.
     public func section(at index: Int) -> Section { order[index] }
 
-    public func numberOfRows(inSection index: Int) -> Int { rows[order[index]]!.tree.count }
+    /// Number of rows in section `index`, as a list view is shown.
+    public func numberOfRows(inSection index: Int) -> Int {
+        shownOverride?[index].count ?? rows[order[index]]!.tree.count
+    }
 
-    /// The model at a row path. - Complexity: O(log n).
+    /// Row counts of every section, as a list view is shown.
+    public var counts: [Int] { (0..<numberOfSections).map { numberOfRows(inSection: $0) } }
+
+    /// The model at a row path, as a list view is shown. - Complexity: O(log n).
     public subscript(path: RowPath) -> Model {
-        let key = rows[order[path.section]]!.tree[path.row].post.key
+        let key = shownOverride?[path.section][path.row] ?? rows[order[path.section]]!.tree[path.row].post.key
         return collection.model(for: key)!
     }
 
@@ -115,6 +126,18 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
         nextID += 1
         sequential[id] = handler
         return ObservationToken { [weak self] in self?.sequential[id] = nil }
+    }
+
+    /// Calls `handler` with every change as staged steps for a list view
+    /// (``ListConnector``): each step's commit, run inside its batch, makes
+    /// ``numberOfSections``, ``numberOfRows(inSection:)`` and the subscript
+    /// show the state after that stage, as UIKit requires between stages.
+    /// The handler must run every commit.
+    public func observeSteps(_ handler: @escaping ([StagedStep]) -> Void) -> ObservationToken {
+        let id = nextID
+        nextID += 1
+        stepped[id] = handler
+        return ObservationToken { [weak self] in self?.stepped[id] = nil }
     }
 
     /// Calls `handler` with the stages of every change, in the batch contract.
@@ -280,6 +303,7 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
         guard let stages = try? SectionedDiff.stages(from: old, to: new, isUpdated: { changed.contains($0) }),
               !stages.isEmpty else { return }
         for handler in staged.values { handler(stages) }
+        if !stepped.isEmpty { sendSteps(stages, from: old.map(\.items), to: new.map(\.items)) }
         if !sequential.isEmpty { replay(stages, from: old) }
     }
 
@@ -294,10 +318,35 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
         for e in events { for handler in sequential.values { handler(e) } }
     }
 
+    /// Steps whose commits show each intermediate state, the last one the live state.
+    private func sendSteps(_ stages: [BatchStage], from old: [[Key]], to final: [[Key]]) {
+        var steps: [StagedStep] = []
+        var state = old
+        for (i, stage) in stages.enumerated() {
+            if i == stages.count - 1 {
+                steps.append(StagedStep(stage: stage, commit: { [weak self] in self?.shownOverride = nil }))
+                break
+            }
+            guard let next = try? BatchUpdateChecker.apply(stage, to: state, inserting: { final[$0.section][$0.row] },
+                                                            insertingSection: { final[$0] }) else { break }
+            state = next
+            steps.append(StagedStep(stage: stage, commit: { [weak self] in self?.shownOverride = next }))
+        }
+        shownOverride = old // until the first step commits, the list shows the old state
+        for handler in stepped.values { handler(steps) }
+        shownOverride = nil
+    }
+
     private func emit(_ events: [SectionedChange<Model, Section>], _ stages: [BatchStage]) {
         for e in events { for handler in sequential.values { handler(e) } }
         let nonEmpty = stages.filter { !$0.isEmpty }
         if !nonEmpty.isEmpty { for handler in staged.values { handler(nonEmpty) } }
+        // A single change's stages: the first changes the counts, a second
+        // only reloads, so the live state is right for both.
+        if !nonEmpty.isEmpty && !stepped.isEmpty {
+            let steps = nonEmpty.map { StagedStep(stage: $0, commit: {}) }
+            for handler in stepped.values { handler(steps) }
+        }
         // A single change inside a load (a feed's event while it waits) was
         // told now: the group's diff starts after it.
         if before != nil { before = snapshot() }
