@@ -32,12 +32,6 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
 
     func key(at position: Int) -> Key { keys[Int(index.id(at: position))]! }
 
-    func insert(_ key: Key, model: Model, sortKey: SortValue) -> Int {
-        let (position, id) = index.insert(key, sortKey)
-        store(model, key: key, id: Int(id))
-        return position
-    }
-
     func upsert(_ key: Key, model: Model, sortKey: SortValue) -> (old: Int?, new: Int) {
         let (old, new, id) = index.upsert(key, sortKey)
         if old == nil { store(model, key: key, id: Int(id)) } else { models[Int(id)] = model }
@@ -51,24 +45,12 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
         return position
     }
 
-    func update(_ key: Key, model: Model, sortKey: SortValue) -> (old: Int, new: Int) {
-        let (old, new) = upsert(key, model: model, sortKey: sortKey)
-        precondition(old != nil, "update of an absent key")
-        return (old!, new)
-    }
-
     func lowerBound(_ sortKey: SortValue, _ key: Key) -> Int { index.lowerBound(sortKey, key) }
 
     func less(_ a: SortValue, _ ak: Key, _ b: SortValue, _ bk: Key) -> Bool { CoreIndex.less(a, ak, b, bk) }
 
     func forEach(from position: Int, _ body: (Model) -> Bool) {
         index.forEachID(from: position) { body(models[Int($0)]!) }
-    }
-
-    func removeAll() {
-        index.removeAll()
-        models.removeAll()
-        keys.removeAll()
     }
 
     private func store(_ model: Model, key: Key, id: Int) {

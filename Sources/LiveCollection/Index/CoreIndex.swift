@@ -18,20 +18,6 @@ final class CoreIndex {
 
     var count: Int { lc_index_count(raw) }
 
-    /// Inserts an absent key; returns its position and id.
-    /// - Complexity: O(log n).
-    func insert(_ key: Key, _ value: SortValue) -> (position: Int, id: UInt32) {
-        var position = 0, id: UInt32 = 0
-        let status = key.withKeyBytes { k, n in
-            value.withSafeCoreValue { v in
-                var v = v
-                return lc_index_insert(raw, k, n, &v, &position, &id)
-            }
-        }
-        check(status, "insert")
-        return (position, id)
-    }
-
     /// Removes a key; returns its former position and its id, or nil if absent.
     /// - Complexity: O(log n).
     func remove(_ key: Key) -> (position: Int, id: UInt32)? {
@@ -40,21 +26,6 @@ final class CoreIndex {
         if status == LC_ERR_NOT_FOUND { return nil }
         check(status, "remove")
         return (position, id)
-    }
-
-    /// Changes the sort value of a present key; returns its old and new positions.
-    /// - Complexity: O(log n).
-    func update(_ key: Key, _ value: SortValue) -> (old: Int, new: Int)? {
-        var old = 0, new = 0
-        let status = key.withKeyBytes { k, n in
-            value.withSafeCoreValue { v in
-                var v = v
-                return lc_index_update(raw, k, n, &v, &old, &new)
-            }
-        }
-        if status == LC_ERR_NOT_FOUND { return nil }
-        check(status, "update")
-        return (old, new)
     }
 
     /// Updates a present key or inserts an absent one: its old position (nil
@@ -111,8 +82,6 @@ final class CoreIndex {
             if !body(id) { return }
         }
     }
-
-    func removeAll() { check(lc_index_clear(raw), "clear") }
 
     /// Firebase order of two posts `(value, key)`.
     static func less(_ a: SortValue, _ ak: Key, _ b: SortValue, _ bk: Key) -> Bool {

@@ -21,19 +21,14 @@ protocol OrderingBackend<Model>: AnyObject {
     func position(of key: Key) -> Int?
     func model(at position: Int) -> Model
     func key(at position: Int) -> Key
-    /// Inserts an absent key; returns its position.
-    func insert(_ key: Key, model: Model, sortKey: SortKey) -> Int
     /// Inserts or replaces: the old position (nil when inserted) and the new one.
     func upsert(_ key: Key, model: Model, sortKey: SortKey) -> (old: Int?, new: Int)
     /// Removes a key; returns its former position and puts its model in `model`.
     func remove(_ key: Key, model: inout Model?) -> Int?
-    /// Replaces the model and sort key of a present key; returns its old and new positions.
-    func update(_ key: Key, model: Model, sortKey: SortKey) -> (old: Int, new: Int)
     /// Number of entries ordered before the post `(sortKey, key)`.
     func lowerBound(_ sortKey: SortKey, _ key: Key) -> Int
     /// The collection's order on posts.
     func less(_ a: SortKey, _ ak: Key, _ b: SortKey, _ bk: Key) -> Bool
     /// Models in order from `position`, until `body` returns false.
     func forEach(from position: Int, _ body: (Model) -> Bool)
-    func removeAll()
 }

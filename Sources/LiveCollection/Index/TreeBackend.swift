@@ -39,7 +39,7 @@ final class TreeBackend<Model, K: Comparable>: OrderingBackend {
 
     func key(at position: Int) -> Key { tree[position].key }
 
-    func insert(_ key: Key, model: Model, sortKey: K) -> Int {
+    private func insert(_ key: Key, model: Model, sortKey: K) -> Int {
         let entry = Entry(key: key, sortKey: sortKey, model: model)
         byKey[key] = entry
         return tree.insert(entry)
@@ -57,7 +57,7 @@ final class TreeBackend<Model, K: Comparable>: OrderingBackend {
         return removed.position
     }
 
-    func update(_ key: Key, model: Model, sortKey: K) -> (old: Int, new: Int) {
+    private func update(_ key: Key, model: Model, sortKey: K) -> (old: Int, new: Int) {
         guard let old = byKey[key] else { preconditionFailure("update of an absent key") }
         let entry = Entry(key: key, sortKey: sortKey, model: model)
         byKey[key] = entry
@@ -79,9 +79,5 @@ final class TreeBackend<Model, K: Comparable>: OrderingBackend {
         }
     }
 
-    func removeAll() {
-        tree.removeAll()
-        byKey.removeAll()
-    }
 
 }

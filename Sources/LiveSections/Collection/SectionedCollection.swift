@@ -304,12 +304,12 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
               !stages.isEmpty else { return }
         for handler in staged.values { handler(stages) }
         if !stepped.isEmpty { sendSteps(stages, from: old.map(\.items), to: new.map(\.items)) }
-        if !sequential.isEmpty { replay(stages, from: old) }
+        if !sequential.isEmpty { replay(from: old) }
     }
 
     /// Tells sequential observers a grouped change as a full reload of the
     /// sections that changed: every old section removed, every new one inserted.
-    private func replay(_ stages: [BatchStage], from old: [SectionSnapshot<Section, Key>]) {
+    private func replay(from old: [SectionSnapshot<Section, Key>]) {
         var events: [SectionedChange<Model, Section>] = []
         for (i, s) in old.enumerated().reversed() { events.append(.sectionRemoved(s.id, at: i)) }
         for (i, s) in order.enumerated() {
