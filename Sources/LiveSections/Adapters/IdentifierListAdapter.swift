@@ -90,18 +90,13 @@ public final class IdentifierListAdapter<Source: IdentifierDataSource> {
         sections = new
         summaries = newSummaries
         let final = new.map(\.items)
-        var steps: [StagedStep] = []
-        var state = shown
-        for stage in stages {
-            guard let next = try? BatchUpdateChecker.apply(stage, to: state, inserting: { final[$0.section][$0.row] },
-                                                            insertingSection: { final[$0] }) else { break }
-            state = next
-            steps.append(StagedStep(stage: stage, commit: { [weak self] in self?.shown = next }))
-        }
-        if observers.isEmpty || steps.count != stages.count {
+        guard !observers.isEmpty, let states = StagedStep.states(of: stages, from: shown, to: final) else {
             shown = final
             if !observers.isEmpty { for handler in observers.values { handler([]) } }
             return
+        }
+        let steps = zip(stages, states).map { stage, next in
+            StagedStep(stage: stage, commit: { [weak self] in self?.shown = next })
         }
         for handler in observers.values { handler(steps) }
     }

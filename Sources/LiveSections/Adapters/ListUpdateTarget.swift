@@ -28,6 +28,24 @@ public struct StagedStep {
     }
 }
 
+extension StagedStep {
+    /// The state after each of `stages`, applied from `old` towards `final`
+    /// (inserted rows and sections are taken from `final`, as staged diffs
+    /// insert only in their final places); nil if a stage does not apply.
+    /// - Complexity: O(items) per stage.
+    static func states<ID>(of stages: [BatchStage], from old: [[ID]], to final: [[ID]]) -> [[[ID]]]? {
+        var states: [[[ID]]] = []
+        var state = old
+        for stage in stages {
+            guard let next = try? BatchUpdateChecker.apply(stage, to: state, inserting: { final[$0.section][$0.row] },
+                                                            insertingSection: { final[$0] }) else { return nil }
+            states.append(next)
+            state = next
+        }
+        return states
+    }
+}
+
 /// Feeds staged changes to a ``ListUpdateTarget`` behind a ready gate:
 /// nothing incremental reaches the list before it is ready (a view not yet
 /// in a window would crash or animate garbage), and the first thing it gets

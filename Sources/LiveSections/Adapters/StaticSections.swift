@@ -40,22 +40,12 @@ public final class StaticSections<SectionID: Hashable, Item: Hashable> {
             shown = final
             return
         }
-        // The state after each stage: inserted rows and sections come from the
-        // final content (the stages insert only in their final places).
-        var steps: [StagedStep] = []
-        var state = shown
-        for stage in stages {
-            guard let next = try? BatchUpdateChecker.apply(stage, to: state, inserting: { final[$0.section][$0.row] },
-                                                            insertingSection: { final[$0] }) else {
-                steps = [] // cannot happen for SectionedDiff's stages: fall back to one reload
-                break
-            }
-            state = next
-            steps.append(StagedStep(stage: stage, commit: { [weak self] in self?.shown = next }))
-        }
-        if steps.isEmpty {
-            shown = final
+        guard let states = StagedStep.states(of: stages, from: shown, to: final) else {
+            shown = final // cannot happen for SectionedDiff's stages: one reload instead
             return
+        }
+        let steps = zip(stages, states).map { stage, next in
+            StagedStep(stage: stage, commit: { [weak self] in self?.shown = next })
         }
         for handler in observers.values { handler(steps) }
     }

@@ -320,17 +320,11 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
 
     /// Steps whose commits show each intermediate state, the last one the live state.
     private func sendSteps(_ stages: [BatchStage], from old: [[Key]], to final: [[Key]]) {
-        var steps: [StagedStep] = []
-        var state = old
-        for (i, stage) in stages.enumerated() {
-            if i == stages.count - 1 {
-                steps.append(StagedStep(stage: stage, commit: { [weak self] in self?.shownOverride = nil }))
-                break
-            }
-            guard let next = try? BatchUpdateChecker.apply(stage, to: state, inserting: { final[$0.section][$0.row] },
-                                                            insertingSection: { final[$0] }) else { break }
-            state = next
-            steps.append(StagedStep(stage: stage, commit: { [weak self] in self?.shownOverride = next }))
+        // Each commit shows the state after its stage; the last one, the live state.
+        guard let states = StagedStep.states(of: stages, from: old, to: final) else { return }
+        let steps = zip(stages, states).enumerated().map { i, pair in
+            let next: [[Key]]? = i == stages.count - 1 ? nil : pair.1
+            return StagedStep(stage: pair.0, commit: { [weak self] in self?.shownOverride = next })
         }
         shownOverride = old // until the first step commits, the list shows the old state
         for handler in stepped.values { handler(steps) }
