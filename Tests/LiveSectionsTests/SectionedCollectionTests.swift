@@ -41,10 +41,14 @@ struct SectionedCollectionTests {
         var problem: String?
         let t1 = sectioned.observe { change in
             switch change {
-            case .sectionInserted(let s, let at, let models): sequential.insert((s, models.map(\.identifier)), at: at)
+            case .sectionInserted(let s, let at, let models):
+                if models.isEmpty { problem = "an empty section inserted" }
+                sequential.insert((s, models.map(\.identifier)), at: at)
             case .sectionRemoved(_, let at): sequential.remove(at: at)
             case .rowInserted(let m, let p): sequential[p.section].1.insert(m.identifier, at: p.row)
-            case .rowRemoved(_, let p): sequential[p.section].1.remove(at: p.row)
+            case .rowRemoved(let m, let p):
+                if sequential[p.section].1.remove(at: p.row) != m.identifier { problem = "removal of the wrong row \(p)" }
+                if sequential[p.section].1.isEmpty { problem = "a section left empty" }
             case .rowUpdated(let m, let p):
                 if sequential[p.section].1[p.row] != m.identifier { problem = "update at the wrong row \(p)" }
             case .rowMoved(let m, let from, let to):

@@ -61,6 +61,7 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     /// whose models the group replaced.
     private var before: [SectionSnapshot<Section, Key>]?
     private var changedInGroup = Set<Key>()
+    private var beforeModels: [Key: Model] = [:]
 
     /// Sections of `collection` by `section(model)`, ordered by
     /// `areInIncreasingOrder` (a strict total order over distinct sections,
@@ -119,8 +120,12 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
 
     // MARK: Observing
 
-    /// Calls `handler` with every change in the sequential contract. Grouped
-    /// changes of the collection arrive as their stages' operations in order.
+    /// Calls `handler` with every change in the sequential contract. A
+    /// grouped change of the collection arrives row by row: rows leaving (a
+    /// section whose rows all leave, as one section removal), then rows
+    /// arriving (a new section with its rows, as one insertion), then
+    /// updates; a row that changed place is told as its removal and its
+    /// insertion.
     public func observe(_ handler: @escaping (SectionedChange<Model, Section>) -> Void) -> ObservationToken {
         let id = nextID
         nextID += 1
@@ -284,8 +289,17 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     }
 
     fileprivate func beginGroup() {
-        before = snapshot()
+        captureBefore()
         changedInGroup.removeAll()
+    }
+
+    /// Keeps the state a grouped change starts from (and, for sequential
+    /// observers, its models, which removals report).
+    private func captureBefore() {
+        before = snapshot()
+        beforeModels.removeAll()
+        guard !sequential.isEmpty else { return }
+        for model in collection { beforeModels[model.identifier] = model }
     }
 
     fileprivate func noteGroup(_ update: CollectionUpdate<Model>) {
@@ -296,6 +310,7 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     fileprivate func endGroup() {
         guard let old = before else { return }
         before = nil
+        defer { beforeModels.removeAll() }
         rebuild()
         let new = snapshot()
         let changed = changedInGroup
@@ -304,18 +319,36 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
               !stages.isEmpty else { return }
         for handler in staged.values { handler(stages) }
         if !stepped.isEmpty { sendSteps(stages, from: old.map(\.items), to: new.map(\.items)) }
-        if !sequential.isEmpty { replay(from: old) }
+        if !sequential.isEmpty { replay(from: old, to: new, updated: changed) }
     }
 
-    /// Tells sequential observers a grouped change as a full reload of the
-    /// sections that changed: every old section removed, every new one inserted.
-    private func replay(from old: [SectionSnapshot<Section, Key>]) {
-        var events: [SectionedChange<Model, Section>] = []
-        for (i, s) in old.enumerated().reversed() { events.append(.sectionRemoved(s.id, at: i)) }
-        for (i, s) in order.enumerated() {
-            events.append(.sectionInserted(s, at: i, models: rows[s]!.tree.map { collection.model(for: $0.post.key)! }))
+    /// Tells sequential observers a grouped change row by row (see
+    /// ``SequentialReplay``).
+    private func replay(from old: [SectionSnapshot<Section, Key>], to new: [SectionSnapshot<Section, Key>],
+                        updated: Set<Key>) {
+        var steps = SequentialReplay.steps(from: old, to: new, isUpdated: { updated.contains($0) })
+        let removedUnknown = steps.contains {
+            if case .rowRemoved(let key, _) = $0 { return beforeModels[key] == nil && collection.model(for: key) == nil }
+            return false
         }
-        for e in events { for handler in sequential.values { handler(e) } }
+        if removedUnknown {
+            // An observer that arrived during the group: its models were not
+            // kept, so the sections are told as removed and inserted again.
+            steps = old.indices.reversed().map { .sectionRemoved(old[$0].id, at: $0) }
+                + new.enumerated().map { .sectionInserted($1.id, at: $0, keys: $1.items) }
+        }
+        func model(_ key: Key) -> Model { collection.model(for: key) ?? beforeModels[key]! }
+        for step in steps {
+            let event: SectionedChange<Model, Section>
+            switch step {
+            case .sectionRemoved(let section, let at): event = .sectionRemoved(section, at: at)
+            case .rowRemoved(let key, let at): event = .rowRemoved(beforeModels[key] ?? model(key), at: at)
+            case .sectionInserted(let section, let at, let keys): event = .sectionInserted(section, at: at, models: keys.map(model))
+            case .rowInserted(let key, let at): event = .rowInserted(model(key), at: at)
+            case .rowUpdated(let key, let at): event = .rowUpdated(model(key), at: at)
+            }
+            for handler in sequential.values { handler(event) }
+        }
     }
 
     /// Steps whose commits show each intermediate state, the last one the live state.
@@ -343,7 +376,7 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
         }
         // A single change inside a load (a feed's event while it waits) was
         // told now: the group's diff starts after it.
-        if before != nil { before = snapshot() }
+        if before != nil { captureBefore() }
     }
 }
 
