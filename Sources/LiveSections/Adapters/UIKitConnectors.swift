@@ -1,5 +1,6 @@
 // UIKitConnectors.swift — UITableView and UICollectionView as list-update targets
-// (Apple platforms only; on Linux, use CheckingListTarget).
+// (Apple platforms only; on Linux, use CheckingListTarget). Tools/check-uikit
+// type-checks this file against UIKit's signatures on any platform.
 #if canImport(UIKit)
 import UIKit
 
@@ -9,36 +10,44 @@ extension RowPath {
 }
 
 extension UITableView: ListUpdateTarget {
-    /// Applies one stage in one `performBatchUpdates`, with automatic animations.
+    /// Applies one stage in one `performBatchUpdates`, with automatic
+    /// animations, calling `updatingData` first inside the batch.
     public func performBatchUpdates(_ stage: BatchStage, updatingData: () -> Void) {
-        performBatchUpdates({
-            updatingData()
-            deleteSections(IndexSet(stage.deletedSections), with: .automatic)
-            insertSections(IndexSet(stage.insertedSections), with: .automatic)
-            reloadSections(IndexSet(stage.reloadedSections), with: .automatic)
-            for move in stage.movedSections { moveSection(move.from, toSection: move.to) }
-            deleteRows(at: stage.deletedRows.map(\.indexPath), with: .automatic)
-            insertRows(at: stage.insertedRows.map(\.indexPath), with: .automatic)
-            reloadRows(at: stage.reloadedRows.map(\.indexPath), with: .automatic)
-            for move in stage.movedRows { moveRow(at: move.from.indexPath, to: move.to.indexPath) }
-        }, completion: nil)
+        // UIKit runs the updates block before performBatchUpdates returns.
+        withoutActuallyEscaping(updatingData) { updatingData in
+            self.performBatchUpdates({
+                updatingData()
+                self.deleteSections(IndexSet(stage.deletedSections), with: .automatic)
+                self.insertSections(IndexSet(stage.insertedSections), with: .automatic)
+                self.reloadSections(IndexSet(stage.reloadedSections), with: .automatic)
+                for move in stage.movedSections { self.moveSection(move.from, toSection: move.to) }
+                self.deleteRows(at: stage.deletedRows.map(\.indexPath), with: .automatic)
+                self.insertRows(at: stage.insertedRows.map(\.indexPath), with: .automatic)
+                self.reloadRows(at: stage.reloadedRows.map(\.indexPath), with: .automatic)
+                for move in stage.movedRows { self.moveRow(at: move.from.indexPath, to: move.to.indexPath) }
+            }, completion: nil)
+        }
     }
 }
 
 extension UICollectionView: ListUpdateTarget {
-    /// Applies one stage in one `performBatchUpdates`.
+    /// Applies one stage in one `performBatchUpdates`, calling `updatingData`
+    /// first inside the batch.
     public func performBatchUpdates(_ stage: BatchStage, updatingData: () -> Void) {
-        performBatchUpdates({
-            updatingData()
-            deleteSections(IndexSet(stage.deletedSections))
-            insertSections(IndexSet(stage.insertedSections))
-            reloadSections(IndexSet(stage.reloadedSections))
-            for move in stage.movedSections { moveSection(move.from, toSection: move.to) }
-            deleteItems(at: stage.deletedRows.map(\.indexPath))
-            insertItems(at: stage.insertedRows.map(\.indexPath))
-            reloadItems(at: stage.reloadedRows.map(\.indexPath))
-            for move in stage.movedRows { moveItem(at: move.from.indexPath, to: move.to.indexPath) }
-        }, completion: nil)
+        // UIKit runs the updates block before performBatchUpdates returns.
+        withoutActuallyEscaping(updatingData) { updatingData in
+            self.performBatchUpdates({
+                updatingData()
+                self.deleteSections(IndexSet(stage.deletedSections))
+                self.insertSections(IndexSet(stage.insertedSections))
+                self.reloadSections(IndexSet(stage.reloadedSections))
+                for move in stage.movedSections { self.moveSection(move.from, toSection: move.to) }
+                self.deleteItems(at: stage.deletedRows.map(\.indexPath))
+                self.insertItems(at: stage.insertedRows.map(\.indexPath))
+                self.reloadItems(at: stage.reloadedRows.map(\.indexPath))
+                for move in stage.movedRows { self.moveItem(at: move.from.indexPath, to: move.to.indexPath) }
+            }, completion: nil)
+        }
     }
 }
 #endif
