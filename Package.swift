@@ -8,9 +8,13 @@ let package = Package(
         .library(name: "LiveModel", targets: ["LiveModel"]),
         .library(name: "LiveCollection", targets: ["LiveCollection"]),
         .library(name: "LiveSections", targets: ["LiveSections"]),
+        .library(name: "LiveServer", targets: ["LiveServer"]),
+        .executable(name: "live-server", targets: ["live-server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -41,6 +45,27 @@ let package = Package(
             dependencies: ["LiveCollection", "LiveModel"],
             path: "Sources/LiveSections"
         ),
+        .target(
+            name: "LiveServer",
+            dependencies: [
+                "LiveModel",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/LiveServer"
+        ),
+        .executableTarget(
+            name: "live-server",
+            dependencies: [
+                "LiveServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tools/live-server"
+        ),
         .executableTarget(
             name: "LiveBench",
             dependencies: [
@@ -58,6 +83,11 @@ let package = Package(
             name: "LiveSectionsTests",
             dependencies: ["LiveSections", "LiveCollection", "LiveModel"],
             path: "Tests/LiveSectionsTests"
+        ),
+        .testTarget(
+            name: "LiveServerTests",
+            dependencies: ["LiveServer", "LiveModel"],
+            path: "Tests/LiveServerTests"
         ),
         .testTarget(
             name: "LiveModelTests",

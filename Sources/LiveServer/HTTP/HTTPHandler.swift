@@ -1,0 +1,102 @@
+// HTTPHandler.swift — one HTTP connection: REST requests in, responses
+// out, or a stream of events.
+
+import NIOCore
+import NIOHTTP1
+
+/// Reads whole requests (bodies up to the configured limit) and hands them
+/// to the core; for `Accept: text/event-stream` GETs it opens a stream,
+/// which then owns the connection.
+final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let core: ServerCore
+    private var head: HTTPRequestHead?
+    private var body: [UInt8] = []
+    private var tooLarge = false
+    private var streamID: Int?
+
+    init(core: ServerCore) { self.core = core }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+            body.removeAll(keepingCapacity: false)
+            tooLarge = false
+        case .body(var buffer):
+            guard !tooLarge else { return }
+            if body.count + buffer.readableBytes > core.configuration.maxRequestBytes {
+                tooLarge = true
+                body.removeAll(keepingCapacity: false)
+            } else {
+                body.append(contentsOf: buffer.readBytes(length: buffer.readableBytes) ?? [])
+            }
+        case .end:
+            guard let head else { return }
+            self.head = nil
+            dispatch(head, context: context)
+        }
+    }
+
+    private func dispatch(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+        if tooLarge {
+            let error = StoreError(status: 413, message:
+                "Data to write exceeds the maximum size that can be modified with a single request (\(core.configuration.maxRequestBytes) bytes).")
+            respond(.error(error), to: head, context: context, close: true)
+            return
+        }
+        let request = RESTRequest(method: head.method.rawValue, uri: head.uri, headers: head.headers, body: body)
+        body = []
+        guard head.method == .GET, request.wantsStream, streamID == nil else {
+            respond(core.handle(request), to: head, context: context, close: !head.isKeepAlive)
+            return
+        }
+        switch core.openStream(request, on: context.channel) {
+        case .started(let listener):
+            streamID = listener.id
+            var headers = HTTPHeaders()
+            headers.add(name: "Content-Type", value: "text/event-stream")
+            headers.add(name: "Cache-Control", value: "no-cache")
+            headers.add(name: "Access-Control-Allow-Origin", value: "*")
+            context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))),
+                                  promise: nil)
+        case .redirect(let port):
+            let host = head.headers.first(name: "host").map { $0.split(separator: ":").first.map(String.init) ?? $0 }
+                ?? core.configuration.host
+            var response = RESTResponse(status: .temporaryRedirect)
+            response.headers.append(("Location", "http://\(host):\(port)\(head.uri)"))
+            respond(response, to: head, context: context, close: true)
+        case .refused(let response):
+            respond(response, to: head, context: context, close: !head.isKeepAlive)
+        }
+    }
+
+    private func respond(_ response: RESTResponse, to request: HTTPRequestHead, context: ChannelHandlerContext, close: Bool) {
+        var headers = HTTPHeaders(response.headers)
+        headers.add(name: "Content-Length", value: String(response.body.count))
+        if close { headers.add(name: "Connection", value: "close") }
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: request.version, status: response.status, headers: headers))),
+                      promise: nil)
+        if !response.body.isEmpty && request.method != .HEAD {
+            var buffer = context.channel.allocator.buffer(capacity: response.body.count)
+            buffer.writeBytes(response.body)
+            context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        }
+        let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+        if close {
+            let channel = context.channel
+            written.whenComplete { _ in channel.close(promise: nil) }
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if let streamID { core.closeStream(streamID) }
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+}

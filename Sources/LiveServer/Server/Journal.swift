@@ -1,0 +1,156 @@
+// Journal.swift — the data file of a LiveServer: a snapshot plus a journal
+// of acknowledged writes, both fsync'd, so a crash or kill loses no
+// acknowledged write and never leaves a torn file.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import LiveModel
+
+/// Durable storage for a ``Store``.
+///
+/// - `<file>` holds a snapshot (the data in `format=export` JSON; a plain
+///   JSON file works as initial data). It is only ever replaced whole: a new
+///   snapshot is written to `<file>.tmp`, fsync'd and renamed over it.
+/// - `<file>.journal` holds one line per acknowledged request, appended and
+///   fsync'd before the request is answered: `[["/path", value], ...]`.
+///   A line cut short by a crash was never acknowledged and is dropped.
+///
+/// Replaying a journal over a snapshot that already holds some of its
+/// writes gives the same data (every write replaces a whole location), so a
+/// crash between renaming a snapshot and emptying the journal is harmless.
+final class Journal {
+    let file: String
+    private var journalFD: Int32 = -1
+    private(set) var journalBytes = 0
+    /// The journal is folded into the snapshot past this size.
+    var compactionBytes = 64 << 20
+
+    init(file: String) { self.file = file }
+
+    deinit { if journalFD >= 0 { posixClose(journalFD) } }
+
+    var journalPath: String { file + ".journal" }
+
+    /// Reads the snapshot and replays the journal; opens the journal for appends.
+    /// - Throws: ``StoreError`` naming the file and what is wrong with it.
+    func load() throws(StoreError) -> Store {
+        var store = Store()
+        if let bytes = Self.read(file) {
+            do {
+                let json = try JSONValue(parsingUTF8: bytes)
+                store = Store(root: try DataNode(json: json))
+            } catch let error as StoreError {
+                throw StoreError(status: 500, message: "The data file \(file) is not valid: \(error.message)")
+            } catch {
+                throw StoreError(status: 500, message: "The data file \(file) is not valid JSON: \(error)")
+            }
+        }
+        if let bytes = Self.read(journalPath) {
+            var good = 0
+            for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+                let end = good + line.count
+                guard end < bytes.count, let writes = Self.decode(line) else { break } // torn or unterminated tail
+                store.apply(writes)
+                good = end + 1
+            }
+            if good < bytes.count { _ = truncate(journalPath, off_t(good)) }
+            journalBytes = good
+        }
+        journalFD = open(journalPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard journalFD >= 0 else {
+            throw StoreError(status: 500, message: "Cannot open the journal \(journalPath): \(Self.errnoText())")
+        }
+        return store
+    }
+
+    /// Appends one request's writes and waits until they are on disk.
+    func append(_ writes: [Write]) throws(StoreError) {
+        let entries = writes.map { JSONValue.array([.string($0.path.description), $0.node.json(export: true)]) }
+        var line = Array(JSONValue.array(entries).jsonText().utf8)
+        line.append(UInt8(ascii: "\n"))
+        try Self.writeAll(journalFD, line, to: journalPath)
+        guard fsync(journalFD) == 0 else {
+            throw StoreError(status: 500, message: "Cannot sync the journal \(journalPath): \(Self.errnoText())")
+        }
+        journalBytes += line.count
+    }
+
+    /// Writes `store` as the new snapshot and empties the journal.
+    func compact(_ store: Store) throws(StoreError) {
+        let temporary = file + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw StoreError(status: 500, message: "Cannot write \(temporary): \(Self.errnoText())") }
+        defer { posixClose(fd) }
+        try Self.writeAll(fd, Array(store.root.json(export: true).jsonText().utf8), to: temporary)
+        guard fsync(fd) == 0 else { throw StoreError(status: 500, message: "Cannot sync \(temporary): \(Self.errnoText())") }
+        guard rename(temporary, file) == 0 else {
+            throw StoreError(status: 500, message: "Cannot replace \(file): \(Self.errnoText())")
+        }
+        Self.syncDirectory(of: file)
+        guard ftruncate(journalFD, 0) == 0, fsync(journalFD) == 0 else {
+            throw StoreError(status: 500, message: "Cannot empty the journal \(journalPath): \(Self.errnoText())")
+        }
+        journalBytes = 0
+    }
+
+    private static func decode(_ line: ArraySlice<UInt8>) -> [Write]? {
+        guard let json = try? JSONValue(parsingUTF8: line), case .array(let entries) = json else { return nil }
+        var writes: [Write] = []
+        for entry in entries {
+            guard case .array(let pair) = entry, pair.count == 2, case .string(let text) = pair[0],
+                  let path = try? Path(text), let node = try? DataNode(json: pair[1]) else { return nil }
+            writes.append(Write(path: path, node: node))
+        }
+        return writes
+    }
+
+    private static func read(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { posixClose(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        return bytes
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8], to path: String) throws(StoreError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { posixWrite(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { throw StoreError(status: 500, message: "Cannot write \(path): \(errnoText())") }
+            offset += written
+        }
+    }
+
+    private static func syncDirectory(of path: String) {
+        let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        let fd = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_CLOEXEC)
+        if fd >= 0 {
+            _ = fsync(fd)
+            posixClose(fd)
+        }
+    }
+
+    private static func errnoText() -> String { String(cString: strerror(errno)) }
+}
+
+// The POSIX calls, named apart from methods called `close`, `read` and `write`.
+#if canImport(Glibc)
+private func posixClose(_ fd: Int32) { _ = Glibc.close(fd) }
+private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { Glibc.read(fd, buffer, count) }
+private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int { Glibc.write(fd, buffer, count) }
+#else
+private func posixClose(_ fd: Int32) { _ = Darwin.close(fd) }
+private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { Darwin.read(fd, buffer, count) }
+private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int { Darwin.write(fd, buffer, count) }
+#endif

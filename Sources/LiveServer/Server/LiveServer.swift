@@ -1,0 +1,151 @@
+// LiveServer.swift — a local Firebase Realtime Database server on loopback.
+
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// A Realtime Database server speaking Firebase's REST and streaming
+/// protocol: the embedded default of the REPL, the peer of the Firebase
+/// adapter's tests, and a stand-in for the Firebase emulator in yours.
+///
+/// ```swift
+/// let server = try await LiveServer.start()
+/// // point a client at server.url, e.g. http://127.0.0.1:53122
+/// try await server.shutdown()
+/// ```
+public final class LiveServer: Sendable {
+    public let configuration: LiveServerConfiguration
+    /// The port of the first listening socket.
+    public let port: Int
+    let core: ServerCore
+    private let group: MultiThreadedEventLoopGroup
+    private let channels: NIOLockedValueBox<[any Channel]>
+    private let keepAlive: RepeatedTask
+
+    /// The base URL clients use, such as `http://127.0.0.1:53122`.
+    public var url: String { "http://\(configuration.host):\(port)" }
+
+    /// Loads the data file (if any), binds the port and starts serving.
+    /// - Throws: ``LiveServerError``.
+    public static func start(_ configuration: LiveServerConfiguration = LiveServerConfiguration(),
+                             logger: Logger = Logger(label: "LiveServer")) async throws(LiveServerError) -> LiveServer {
+        if configuration.tokens == nil && !configuration.allowsRemoteOpenAccess && !isLoopback(configuration.host) {
+            throw .openModeOffLoopback(host: configuration.host)
+        }
+        let core: ServerCore
+        do {
+            core = try ServerCore(configuration: configuration, logger: logger)
+        } catch {
+            throw .dataFile(error.message)
+        }
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: configuration.threads > 0 ? configuration.threads : System.coreCount)
+        do {
+            let channel = try await bind(core, group: group, port: configuration.port)
+            return LiveServer(configuration: configuration, core: core, group: group, channel: channel)
+        } catch {
+            try? await group.shutdownGracefully()
+            throw .bind(host: configuration.host, port: configuration.port, reason: "\(error)")
+        }
+    }
+
+    private init(configuration: LiveServerConfiguration, core: ServerCore, group: MultiThreadedEventLoopGroup,
+                 channel: any Channel) {
+        self.configuration = configuration
+        self.core = core
+        self.group = group
+        self.port = channel.localAddress?.port ?? configuration.port
+        self.channels = NIOLockedValueBox([channel])
+        let interval = configuration.keepAliveInterval.components
+        let amount = TimeAmount.nanoseconds(interval.seconds * 1_000_000_000 + interval.attoseconds / 1_000_000_000)
+        keepAlive = group.next().scheduleRepeatedTask(initialDelay: amount, delay: amount) { [core] _ in
+            core.sendKeepAlives()
+        }
+    }
+
+    private static func bind(_ core: ServerCore, group: MultiThreadedEventLoopGroup, port: Int) async throws -> any Channel {
+        return try await ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(HTTPHandler(core: core))
+                }
+            }
+            .bind(host: core.configuration.host, port: port)
+            .get()
+    }
+
+    private static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
+    /// Listens on one more port (a free one) with the same data, for
+    /// ``StreamFault/redirect(port:)``.
+    public func addPort() async throws(LiveServerError) -> Int {
+        do {
+            let channel = try await Self.bind(core, group: group, port: 0)
+            channels.withLockedValue { $0.append(channel) }
+            return channel.localAddress?.port ?? 0
+        } catch {
+            throw .bind(host: configuration.host, port: 0, reason: "\(error)")
+        }
+    }
+
+    /// Stops listening, closes every connection and folds the journal into
+    /// the data file.
+    public func shutdown() async throws {
+        keepAlive.cancel()
+        for channel in channels.withLockedValue({ $0 }) { try? await channel.close() }
+        core.compact()
+        try await group.shutdownGracefully()
+    }
+
+    // MARK: Auth at run time
+
+    /// Accepts `token` (in token mode), or stops refusing it.
+    public func addToken(_ token: String) { core.addToken(token) }
+
+    /// Revokes `token`: its streams get `auth_revoked` and close, and it is
+    /// refused from now on.
+    public func revoke(token: String) { core.refuse(token, telling: .authRevoked) }
+
+    /// Ends the access of `token`: its streams get `cancel` and close, and
+    /// it is refused from now on.
+    public func endAccess(token: String) { core.refuse(token, telling: .cancel) }
+
+    // MARK: Faults
+
+    /// Applies `faults` to every stream, open and future (empty: none).
+    public func setFaults(_ faults: [StreamFault]) { core.setFaults(faults) }
+
+    /// Applies `faults` to one open stream; false if it is gone.
+    @discardableResult
+    public func setFaults(_ faults: [StreamFault], listener id: Int) -> Bool { core.setFaults(faults, listener: id) }
+
+    /// The open streams.
+    public func listeners() -> [ListenerInfo] { core.listenerInfos() }
+}
+
+/// Why a ``LiveServer`` could not start.
+public enum LiveServerError: Error, Sendable, CustomStringConvertible {
+    /// The data file could not be read.
+    case dataFile(String)
+    /// Open mode (no tokens) on a non-loopback address without
+    /// ``LiveServerConfiguration/allowsRemoteOpenAccess``.
+    case openModeOffLoopback(host: String)
+    /// The address could not be bound.
+    case bind(host: String, port: Int, reason: String)
+
+    public var description: String {
+        switch self {
+        case .dataFile(let message): return message
+        case .openModeOffLoopback(let host):
+            return "Refusing to serve \(host) in open mode: give tokens, or allow remote open access explicitly."
+        case .bind(let host, let port, let reason): return "Cannot listen on \(host):\(port): \(reason)"
+        }
+    }
+}

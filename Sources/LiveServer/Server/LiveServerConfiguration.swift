@@ -1,0 +1,31 @@
+// LiveServerConfiguration.swift — how a LiveServer listens, stores and streams.
+
+/// The settings of a ``LiveServer``.
+public struct LiveServerConfiguration: Sendable {
+    /// The address to listen on; loopback by default.
+    public var host = "127.0.0.1"
+    /// The port; 0 picks a free one (read it from ``LiveServer/port``).
+    public var port = 0
+    /// A file that holds the data across restarts (with a journal beside it,
+    /// `<file>.journal`); nil keeps everything in memory. A plain JSON file
+    /// works as initial data.
+    public var dataFile: String?
+    /// The accepted tokens; nil is open mode (everyone may read and write).
+    /// With tokens, `owner` is always accepted, as the admin token of the
+    /// Firebase emulator.
+    public var tokens: Set<String>?
+    /// Open mode serves loopback only unless this is set.
+    public var allowsRemoteOpenAccess = false
+    /// Interval between `keep-alive` events on every stream.
+    public var keepAliveInterval: Duration = .seconds(30)
+    /// Bytes a stream may have waiting to be sent; past it the listener is
+    /// disconnected (it can reconnect and resync).
+    public var listenerBufferLimit = 8 << 20
+    /// Largest request body accepted.
+    public var maxRequestBytes = 256 << 20
+    /// Event-loop threads; 0 uses one per core.
+    public var threads = 0
+
+    /// The default settings: loopback, a free port, in memory, open mode.
+    public init() {}
+}

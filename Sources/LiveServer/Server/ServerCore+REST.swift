@@ -1,0 +1,160 @@
+// ServerCore+REST.swift — GET, PUT, PATCH, POST and DELETE on the data.
+
+import LiveModel
+import NIOHTTP1
+
+extension ServerCore {
+    /// Answers a REST request. Never throws and never traps: every failure
+    /// is an `{"error": ...}` response, and a failed write changes nothing.
+    func handle(_ request: RESTRequest) -> RESTResponse {
+        do throws(StoreError) {
+            return try respond(to: request)
+        } catch {
+            return .error(error)
+        }
+    }
+
+    private func respond(to request: RESTRequest) throws(StoreError) -> RESTResponse {
+        let target = try RequestTarget(uri: request.uri)
+        let parameters = target.parameters
+        var method = request.method
+        if let override = request.headers.first(name: "x-http-method-override") ?? parameters["x-http-method-override"] {
+            method = override.uppercased()
+        }
+        let options = try RequestOptions(parameters)
+        let query = try Query(parameters: parameters)
+        if options.shallow && query != nil {
+            throw .badRequest("Mixing 'shallow' and querying parameters is not supported.")
+        }
+        let token = request.token(parameters)
+        lock.lock()
+        defer { lock.unlock() }
+        guard isAuthorized(token) else { throw ServerCore.permissionDenied }
+        switch method {
+        case "GET", "HEAD":
+            return read(target.path, query: query, options: options, headers: request.headers)
+        case "PUT", "PATCH", "POST", "DELETE":
+            return try write(method, at: target.path, body: request.body, options: options, headers: request.headers)
+        default:
+            throw StoreError(status: 405, message: "Method \(RequestTarget.shown(method)) is not supported.")
+        }
+    }
+
+    // Under `lock`.
+    private func read(_ path: Path, query: Query?, options: RequestOptions, headers: HTTPHeaders) -> RESTResponse {
+        let node = store.get(path)
+        let etag = store.etag(path)
+        if let wanted = headers.first(name: "if-none-match"), wanted == etag {
+            return RESTResponse(status: .notModified, headers: [("ETag", etag)])
+        }
+        let value: JSONValue
+        if options.shallow {
+            value = node.shallowJSON()
+        } else if let query {
+            value = query.json(of: node, export: options.export)
+        } else {
+            value = node.json(export: options.export)
+        }
+        var response = options.silent ? RESTResponse(status: .noContent) : .json(value)
+        if headers.first(name: "x-firebase-etag") == "true" { response.headers.append(("ETag", etag)) }
+        return response
+    }
+
+    // Under `lock`.
+    private func write(_ method: String, at path: Path, body: [UInt8], options: RequestOptions,
+                       headers: HTTPHeaders) throws(StoreError) -> RESTResponse {
+        if let expected = headers.first(name: "if-match") {
+            let current = store.etag(path)
+            guard expected == current else {
+                var response = RESTResponse.json(store.get(path).json(export: options.export), status: .preconditionFailed)
+                response.headers.append(("ETag", current))
+                return response
+            }
+        }
+        let json: JSONValue
+        if method == "DELETE" {
+            json = .null
+        } else {
+            do {
+                json = try JSONValue(parsingUTF8: body)
+            } catch {
+                throw .badRequest("Invalid data; couldn't parse JSON object, array, or value. \(error.description)")
+            }
+        }
+        // What the locations about to change hold, to undo the write should
+        // the journal refuse it.
+        var before: [Path: DataNode] = [:]
+        if method == "PATCH", case .object(let members) = json {
+            for name in members.keys {
+                if let relative = try? Path(name), let full = try? path.appending(relative) { before[full] = store.get(full) }
+            }
+        } else {
+            before[path] = store.get(path)
+        }
+        let now = ServerCore.now()
+        var writes: [Write]
+        var reply: JSONValue
+        switch method {
+        case "PUT":
+            writes = try store.set(path, json: json, now: now)
+            reply = store.get(path).json(export: options.export)
+        case "PATCH":
+            writes = try store.update(path, json: json, now: now)
+            var members: [String: JSONValue] = [:]
+            for write in writes { members[write.path.relative(to: path)!.relativeText] = write.node.json(export: options.export) }
+            reply = .object(members)
+        case "POST":
+            let (name, pushed) = try store.push(path, json: json, now: now, ids: &pushIDs)
+            writes = pushed
+            reply = .object(["name": .string(name.string)])
+        default:
+            writes = store.delete(path)
+            reply = .null
+        }
+        if let journal {
+            do {
+                try journal.append(writes)
+            } catch {
+                store.apply(writes.map { Write(path: $0.path, node: before[$0.path] ?? .empty) })
+                throw error
+            }
+            if journal.journalBytes > journal.compactionBytes {
+                do throws(StoreError) { try journal.compact(store) } catch { logger.error("\(error.message)") }
+            }
+        }
+        publish(Mutation(base: path, isMerge: method == "PATCH", writes: writes))
+        var response = options.silent ? RESTResponse(status: .noContent) : .json(reply)
+        if headers.first(name: "x-firebase-etag") == "true" { response.headers.append(("ETag", store.etag(path))) }
+        return response
+    }
+}
+
+/// The parameters every request may carry besides a query.
+struct RequestOptions {
+    var export = false
+    var silent = false
+    var shallow = false
+
+    init(_ parameters: [String: String]) throws(StoreError) {
+        switch parameters["format"] {
+        case nil: break
+        case "export": export = true
+        case let other?: throw .badRequest("format must be 'export' (got \(RequestTarget.shown(other))).")
+        }
+        switch parameters["print"] {
+        case nil, "pretty": break
+        case "silent": silent = true
+        case let other?: throw .badRequest("print must be 'pretty' or 'silent' (got \(RequestTarget.shown(other))).")
+        }
+        switch parameters["shallow"] {
+        case nil, "false": break
+        case "true": shallow = true
+        case let other?: throw .badRequest("shallow must be true or false (got \(RequestTarget.shown(other))).")
+        }
+        if let override = parameters["auth_variable_override"] {
+            guard let value = try? JSONValue(parsing: override), value.isNull || value.objectValue != nil else {
+                throw .badRequest("auth_variable_override must be a JSON object or null.")
+            }
+        }
+    }
+}

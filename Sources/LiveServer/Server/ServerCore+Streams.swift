@@ -1,0 +1,76 @@
+// ServerCore+Streams.swift — opening streams and telling them every change.
+
+import LiveModel
+import NIOCore
+
+/// How a stream request is answered.
+enum StreamStart {
+    /// Stream: the listener is registered and its first `put` queued.
+    case started(Listener)
+    /// A 307 to this port (the redirect fault).
+    case redirect(port: Int)
+    /// Refused, with this response.
+    case refused(RESTResponse)
+}
+
+extension ServerCore {
+    /// Registers a stream for `request` on `channel` and queues its first
+    /// `put` (the value, or the query's window, at `/`). Write the response
+    /// head before returning to the event loop: the events follow it.
+    func openStream(_ request: RESTRequest, on channel: any Channel) -> StreamStart {
+        let target: RequestTarget
+        let query: Query?
+        let options: RequestOptions
+        do {
+            target = try RequestTarget(uri: request.uri)
+            options = try RequestOptions(target.parameters)
+            query = try Query(parameters: target.parameters)
+        } catch {
+            return .refused(.error(error))
+        }
+        let token = request.token(target.parameters)
+        return lock.withLock {
+            guard isAuthorized(token) else { return .refused(.error(ServerCore.permissionDenied)) }
+            for case .redirect(let port) in globalFaults { return .redirect(port: port) }
+            let listener = Listener(id: nextListenerID, channel: channel, path: target.path, query: query,
+                                    export: options.export, token: token, limit: configuration.listenerBufferLimit)
+            nextListenerID += 1
+            listener.faults = globalFaults
+            listeners[listener.id] = listener
+            let node = store.get(target.path)
+            if let query {
+                for child in query.window(of: node) { listener.window[child.key] = child.node }
+                listener.send(.put(.root, query.json(of: node, export: options.export)))
+            } else {
+                listener.send(.put(.root, node.json(export: options.export)))
+            }
+            return .started(listener)
+        }
+    }
+
+    /// Forgets a stream whose connection closed.
+    func closeStream(_ id: Int) {
+        lock.withLock { _ = listeners.removeValue(forKey: id) }
+    }
+
+    /// Tells every listener the events `mutation` causes for it. Under `lock`.
+    func publish(_ mutation: Mutation) {
+        guard !listeners.isEmpty else { return }
+        // Listeners without a query at one location, in one format, get the same events.
+        var shared: [Path: [Bool: [ServerSentEvent]]] = [:]
+        for listener in listeners.values {
+            let events: [ServerSentEvent]
+            if let query = listener.query {
+                guard StreamPlanner.touches(mutation, listener.path) else { continue }
+                events = StreamPlanner.queryEvents(query, at: listener.path, in: store, export: listener.export,
+                                                   window: &listener.window)
+            } else if let known = shared[listener.path]?[listener.export] {
+                events = known
+            } else {
+                events = StreamPlanner.events(for: mutation, at: listener.path, in: store, export: listener.export)
+                shared[listener.path, default: [:]][listener.export] = events
+            }
+            for event in events { listener.send(event) }
+        }
+    }
+}

@@ -1,0 +1,119 @@
+// ServerCore.swift — the state of a LiveServer: the data, the streams, the
+// tokens and the faults, behind one lock.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Logging
+import LiveModel
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// Everything a ``LiveServer`` holds. Every request and event passes through
+/// its lock, so writes are applied, journalled and told to listeners in one
+/// order; listeners never slow writers down (see ``Listener``).
+final class ServerCore: @unchecked Sendable {
+    let configuration: LiveServerConfiguration
+    let logger: Logger
+    let lock = NIOLock()
+
+    // Guarded by `lock`.
+    var store: Store
+    var pushIDs = PushIDGenerator()
+    let journal: Journal?
+    var listeners: [Int: Listener] = [:]
+    var nextListenerID = 1
+    var tokens: Set<String>?
+    /// Tokens refused even in open mode (revoked, or whose access ended).
+    var refused = Set<String>()
+    var globalFaults: [StreamFault] = []
+
+    init(configuration: LiveServerConfiguration, logger: Logger) throws(StoreError) {
+        self.configuration = configuration
+        self.logger = logger
+        tokens = configuration.tokens
+        if let file = configuration.dataFile {
+            let journal = Journal(file: file)
+            store = try journal.load()
+            self.journal = journal
+        } else {
+            store = Store()
+            journal = nil
+        }
+    }
+
+    /// The current time in milliseconds since 1970, for server timestamps.
+    static func now() -> Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
+    }
+
+    // MARK: Auth (under `lock`)
+
+    func isAuthorized(_ token: String?) -> Bool {
+        if let token, refused.contains(token) { return false }
+        guard let tokens else { return true }
+        guard let token else { return false }
+        return token == "owner" || tokens.contains(token)
+    }
+
+    static let permissionDenied = StoreError(status: 401, message: "Permission denied")
+
+    // MARK: Tokens and faults at run time
+
+    func addToken(_ token: String) {
+        lock.withLock {
+            refused.remove(token)
+            if tokens != nil { tokens!.insert(token) }
+        }
+    }
+
+    /// Refuses `token` from now on; its streams get `event` and close.
+    func refuse(_ token: String, telling event: ServerSentEvent) {
+        lock.withLock {
+            tokens?.remove(token)
+            refused.insert(token)
+            for (id, listener) in listeners where listener.token == token {
+                listener.sendControl(event, thenClose: true)
+                listeners[id] = nil
+            }
+        }
+    }
+
+    func setFaults(_ faults: [StreamFault]) {
+        lock.withLock {
+            globalFaults = faults
+            for listener in listeners.values { listener.faults = faults }
+        }
+    }
+
+    func setFaults(_ faults: [StreamFault], listener id: Int) -> Bool {
+        lock.withLock {
+            guard let listener = listeners[id] else { return false }
+            listener.faults = faults
+            return true
+        }
+    }
+
+    func listenerInfos() -> [ListenerInfo] {
+        lock.withLock {
+            listeners.values.sorted { $0.id < $1.id }.map {
+                ListenerInfo(id: $0.id, path: $0.path.description, hasQuery: $0.query != nil, eventsSent: $0.eventsSent)
+            }
+        }
+    }
+
+    func sendKeepAlives() {
+        lock.withLock { for listener in listeners.values { listener.sendControl(.keepAlive) } }
+    }
+
+    /// Folds the journal into the snapshot (on shutdown).
+    func compact() {
+        lock.withLock {
+            do throws(StoreError) { try journal?.compact(store) } catch { logger.error("\(error.message)") }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import LiveModel
+
+extension DataNode {
+    /// The node as the database answers a read.
+    ///
+    /// - `export == false`: priorities are left out, and children whose keys
+    ///   are all array indexes (`"0"`, `"1"`, `"12"`: no sign, no leading
+    ///   zero) become a JSON array when the largest index is less than twice
+    ///   the number of children — Firebase's array rule — with `null` in
+    ///   the holes. Anything else is an object.
+    /// - `export == true` (`format=export`): never an array; a node's
+    ///   priority is its member `".priority"`, and a leaf with a priority is
+    ///   `{".value": v, ".priority": p}`.
+    ///
+    /// ``empty`` is `null`. Keys that differ only by Unicode canonical
+    /// equivalence merge in the result, a limit of ``JSONValue``'s objects.
+    /// - Complexity: O(size of the node).
+    public func json(export: Bool = false) -> JSONValue {
+        if let leaf {
+            if export, let priority {
+                return .object([".value": leaf, ".priority": priority.jsonValue])
+            }
+            return leaf
+        }
+        if children.isEmpty { return .null }
+        if !export, let length = arrayLength {
+            var elements = [JSONValue](repeating: .null, count: length)
+            for (key, child) in children {
+                // Every key is an index below `length` (see arrayLength).
+                elements[Int(key.integerValue!)] = child.json(export: false)
+            }
+            return .array(elements)
+        }
+        var members: [String: JSONValue] = [:]
+        members.reserveCapacity(children.count + 1)
+        for (key, child) in children {
+            members[key.string] = child.json(export: export)
+        }
+        if export, let priority {
+            members[".priority"] = priority.jsonValue
+        }
+        return .object(members)
+    }
+
+    /// The node as a `shallow=true` read answers it: a leaf as itself,
+    /// children as `{key: true}`, ``empty`` as `null`.
+    /// - Complexity: O(number of children).
+    public func shallowJSON() -> JSONValue {
+        if let leaf { return leaf }
+        if children.isEmpty { return .null }
+        var members: [String: JSONValue] = [:]
+        members.reserveCapacity(children.count)
+        for key in children.keys {
+            members[key.string] = .bool(true)
+        }
+        return .object(members)
+    }
+
+    /// The length of the array these children render as, or `nil` when
+    /// they render as an object (see ``json(export:)``).
+    var arrayLength: Int? {
+        var largest = -1
+        for key in children.keys {
+            guard let index = DataNode.arrayIndex(key) else { return nil }
+            largest = max(largest, index)
+        }
+        return largest >= 0 && largest < 2 * children.count ? largest + 1 : nil
+    }
+
+    /// The array index a key stands for: a non-negative integer key written
+    /// without sign or leading zero.
+    static func arrayIndex(_ key: Key) -> Int? {
+        guard let first = key.string.utf8.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9"),
+              first != UInt8(ascii: "0") || key.utf8Count == 1,
+              let value = key.integerValue
+        else { return nil }
+        return Int(value)
+    }
+}

@@ -1,0 +1,133 @@
+import LiveModel
+
+/// A REST query: an order, optional bounds and an optional limit.
+///
+/// Children are sorted by their sort value under ``order`` and then by key
+/// (by key alone under ``QueryOrder/key``), in Firebase order. The bounds
+/// are *posts* `(value, key)`: ``start`` keeps children at or after it
+/// (strictly after when it is exclusive), ``end`` those at or before it.
+/// A bound without a key stands, when inclusive, for every child of that
+/// value (`startAt(v)` keeps all children valued `v`, as does `endAt(v)`),
+/// and, when exclusive, for none (`startAfter(v)` and `endBefore(v)` skip
+/// them all). Under ``QueryOrder/key`` the bound's value is the key
+/// itself. The limit then keeps the first or last children of what is left.
+public struct Query: Sendable, Equatable {
+    /// How many children a query keeps, from which end.
+    public enum Limit: Sendable, Equatable {
+        /// The first `n` children (`limitToFirst`).
+        case first(Int)
+        /// The last `n` children (`limitToLast`).
+        case last(Int)
+    }
+
+    /// One end of the range: `startAt`, `startAfter`, `endAt`, `endBefore`
+    /// (or both ends of `equalTo`), with the optional key tie-break.
+    public struct Bound: Sendable, Equatable {
+        /// The value: `null`, a boolean, a number or a string; under
+        /// ``QueryOrder/key``, always the string of a key.
+        public let value: JSONValue
+        /// The key that breaks ties with children of ``value``, if any.
+        public let key: Key?
+        /// Whether a child exactly at the bound is kept (`startAt`, `endAt`,
+        /// `equalTo`) or not (`startAfter`, `endBefore`).
+        public let isInclusive: Bool
+
+        /// Creates a bound.
+        public init(value: JSONValue, key: Key? = nil, isInclusive: Bool = true) {
+            self.value = value
+            self.key = key
+            self.isInclusive = isInclusive
+        }
+    }
+
+    /// What the children are ordered by.
+    public let order: QueryOrder
+    /// The lower end of the range, if any.
+    public let start: Bound?
+    /// The upper end of the range, if any.
+    public let end: Bound?
+    /// The limit, if any.
+    public let limit: Limit?
+
+    /// Creates a query without checking it; ``init(parameters:)`` checks
+    /// what a request asks for.
+    public init(order: QueryOrder = .priority, start: Bound? = nil, end: Bound? = nil, limit: Limit? = nil) {
+        self.order = order
+        self.start = start
+        self.end = end
+        self.limit = limit
+    }
+
+    /// The children of `node` the query selects, in query order. A leaf or
+    /// an empty node has none.
+    /// - Complexity: O(n · d) to read the sort values of n children at a
+    ///   child path of depth d, then O(m log m) to sort the m children in
+    ///   range.
+    public func window(of node: DataNode) -> [(key: Key, node: DataNode)] {
+        let lower = start.map { QueryPost($0, order: order, isLower: true) }
+        let upper = end.map { QueryPost($0, order: order, isLower: false) }
+        var entries: [(key: Key, node: DataNode, value: SortValue)] = []
+        for (key, child) in node.children {
+            let value = sortValue(of: child)
+            if let lower, !lower.admitsAbove(value, key) { continue }
+            if let upper, !upper.admitsBelow(value, key) { continue }
+            entries.append((key, child, value))
+        }
+        entries.sort { a, b in
+            let byValue = SortValue.compare(a.value, b.value)
+            return byValue != 0 ? byValue < 0 : a.key < b.key
+        }
+        switch limit {
+        case .first(let n)?:
+            entries.removeLast(max(0, entries.count - n))
+        case .last(let n)?:
+            entries.removeFirst(max(0, entries.count - n))
+        case nil:
+            break
+        }
+        return entries.map { ($0.key, $0.node) }
+    }
+
+    /// The window as the database answers a query: an object of the
+    /// children kept (unordered, as JSON objects are), or `null` when none.
+    /// - Parameter export: Render priorities, as ``DataNode/json(export:)``.
+    /// - Complexity: that of ``window(of:)``, plus the size of the children
+    ///   kept.
+    public func json(of node: DataNode, export: Bool) -> JSONValue {
+        let window = window(of: node)
+        if window.isEmpty { return .null }
+        var members: [String: JSONValue] = [:]
+        members.reserveCapacity(window.count)
+        for (key, child) in window {
+            members[key.string] = child.json(export: export)
+        }
+        return .object(members)
+    }
+
+    /// The value `child` is ordered by (``SortValue/null`` under
+    /// ``QueryOrder/key``, which orders by key alone).
+    /// - Complexity: O(depth of the child path).
+    public func sortValue(of child: DataNode) -> SortValue {
+        switch order {
+        case .key:
+            return .null
+        case .priority:
+            return child.priority.sortValue
+        case .value:
+            return Query.sortValue(ofNode: child)
+        case .child(let path):
+            return Query.sortValue(ofNode: child.child(at: path))
+        }
+    }
+
+    /// The sort value of a node's own value: its leaf, ``SortValue/object``
+    /// for children, ``SortValue/null`` when empty.
+    static func sortValue(ofNode node: DataNode) -> SortValue {
+        switch node.leaf {
+        case .bool(let b)?: return .bool(b)
+        case .number(let d)?: return .number(d)
+        case .string(let s)?: return .string(s)
+        default: return node.hasChildren ? .object : .null
+        }
+    }
+}

@@ -1,0 +1,65 @@
+// StreamPlanner.swift — which stream events one applied change causes for
+// one listener.
+
+import LiveModel
+
+/// One applied change: the writes of one request, and whether it was a
+/// merge (PATCH, told as a `patch` event) at `base`.
+struct Mutation: Sendable {
+    let base: Path
+    let isMerge: Bool
+    let writes: [Write]
+}
+
+/// Turns a ``Mutation`` into the events a listener gets.
+enum StreamPlanner {
+    /// Events for a listener at `location` without a query.
+    ///
+    /// A write at or above the location is one `put` at `/` of the new value;
+    /// a merge below it is one `patch`; other writes below it are `put`s at
+    /// their relative paths.
+    /// - Complexity: O(writes), plus rendering the values sent.
+    static func events(for mutation: Mutation, at location: Path, in store: Store, export: Bool) -> [ServerSentEvent] {
+        if mutation.writes.contains(where: { location.starts(with: $0.path) }) {
+            return [.put(.root, store.get(location).json(export: export))]
+        }
+        let below = mutation.writes.filter { $0.path.starts(with: location) }
+        guard !below.isEmpty else { return [] }
+        if mutation.isMerge {
+            // The patch sits at the deepest of the base and the location.
+            let at = mutation.base.starts(with: location) ? mutation.base : location
+            var members: [String: JSONValue] = [:]
+            for write in below {
+                members[write.path.relative(to: at)!.relativeText] = write.node.json(export: export)
+            }
+            return [.patch(at.relative(to: location)!, members)]
+        }
+        return below.map { .put($0.path.relative(to: location)!, $0.node.json(export: export)) }
+    }
+
+    /// Whether `mutation` touches `location` or anything above or below it.
+    static func touches(_ mutation: Mutation, _ location: Path) -> Bool {
+        mutation.writes.contains { $0.path.starts(with: location) || location.starts(with: $0.path) }
+    }
+
+    /// Events for a listener with a query: the children that left the
+    /// window (as null), entered it or changed in it, against `window`,
+    /// which becomes the new window.
+    /// - Complexity: that of ``Query/window(of:)`` on the location.
+    static func queryEvents(_ query: Query, at location: Path, in store: Store, export: Bool,
+                            window: inout [Key: DataNode]) -> [ServerSentEvent] {
+        var next: [Key: DataNode] = [:]
+        for child in query.window(of: store.get(location)) { next[child.key] = child.node }
+        var changes: [(Key, JSONValue)] = []
+        for (key, _) in window where next[key] == nil { changes.append((key, .null)) }
+        for (key, node) in next where window[key] != node { changes.append((key, node.json(export: export))) }
+        window = next
+        if changes.isEmpty { return [] }
+        if changes.count == 1 {
+            return [.put(Path(uncheckedKeys: [changes[0].0]), changes[0].1)]
+        }
+        var members: [String: JSONValue] = [:]
+        for (key, value) in changes { members[key.string] = value }
+        return [.patch(.root, members)]
+    }
+}

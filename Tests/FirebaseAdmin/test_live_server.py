@@ -1,0 +1,212 @@
+"""The Python firebase-admin package, through its own public API, against a
+running live-server (FIREBASE_DATABASE_EMULATOR_HOST and LIVE_SERVER_URL are
+set by Tools/test-firebase-admin).
+
+firebase-admin sorts query results on the client comparing keys as plain
+strings, which is not Firebase's order: these tests check which children
+come back, against an independent model of Firebase's ordering below.
+"""
+import os
+import random
+import struct
+import threading
+import time
+import unittest
+
+import firebase_admin
+from firebase_admin import db
+
+SEED = int(os.environ.get("LIVESERVER_TEST_SEED", "20261121"))
+
+
+def setUpModule():
+    firebase_admin.initialize_app(options={"databaseURL": "https://live-test.firebaseio.com"})
+
+
+# --- An independent model of Firebase ordering (DESIGN.md) ------------------
+
+def int_key(key):
+    body = key[1:] if key.startswith("-") else key
+    if not body or not all("0" <= c <= "9" for c in body):
+        return None
+    value = int(key)
+    return value if -2**31 <= value < 2**31 else None
+
+
+def utf16(s):
+    return struct.unpack("<%dH" % (len(s.encode("utf-16-le")) // 2), s.encode("utf-16-le"))
+
+
+def key_rank(key):
+    n = int_key(key)
+    if n is not None:
+        return (0, n, len(key), utf16(key))
+    return (1, utf16(key), 0, ())
+
+
+def value_rank(v):
+    if v is None:
+        return (0,)
+    if v is False:
+        return (1,)
+    if v is True:
+        return (2,)
+    if isinstance(v, (int, float)):
+        return (3, float(v))
+    if isinstance(v, str):
+        return (4, utf16(v))
+    return (5,)
+
+
+def child_value(child, path):
+    for part in path.split("/"):
+        if not isinstance(child, dict) or part not in child:
+            return None
+        child = child[part]
+    return child
+
+
+def window(data, order, start=None, end=None, equal=None, first=None, last=None):
+    """Keys a query selects: sort by (value, key), filter by bounds, limit."""
+    def post(key):
+        if order == "$key":
+            return (key_rank(key),)
+        value = data[key] if order == "$value" else child_value(data[key], order)
+        return (value_rank(value), key_rank(key))
+
+    def bound(v):
+        return (key_rank(v),) if order == "$key" else (value_rank(v),)
+
+    keys = sorted(data, key=post)
+    if equal is not None:
+        start = end = equal
+    if start is not None:
+        keys = [k for k in keys if post(k)[:1] >= bound(start)]
+    if end is not None:
+        keys = [k for k in keys if post(k)[:1] <= bound(end)]
+    if first is not None:
+        keys = keys[:first]
+    if last is not None:
+        keys = keys[-last:] if last else []
+    return set(keys)
+
+
+class LiveServerTests(unittest.TestCase):
+    def test_crud(self):
+        ref = db.reference("/crud")
+        ref.set({"a": {"n": 1}, "b": [1, 2, 3]})
+        self.assertEqual(ref.get(), {"a": {"n": 1}, "b": [1, 2, 3]})
+        ref.update({"a/n": 2, "c": "x"})
+        self.assertEqual(ref.child("a/n").get(), 2)
+        pushed = ref.child("log").push({"m": "hi"})
+        self.assertEqual(len(pushed.key), 20)
+        self.assertEqual(pushed.get(), {"m": "hi"})
+        ref.child("c").delete()
+        self.assertIsNone(ref.child("c").get())
+        self.assertEqual(set(ref.get(shallow=True)), {"a", "b", "log"})
+        ref.delete()
+        self.assertIsNone(ref.get())
+
+    def test_push_ids_increase(self):
+        ref = db.reference("/pushes")
+        keys = [ref.push(i).key for i in range(50)]
+        self.assertEqual(keys, sorted(keys))
+        self.assertEqual(len(set(keys)), 50)
+
+    def test_queries_against_the_model(self):
+        rng = random.Random(SEED)
+        names = ["a", "b", "Z", "_", "10", "9", "007", "7", "-1", "-", "x y", "é", "😀", "2147483648"]
+        values = [None, False, True, -1, 0, 2.5, 10, "", "a", "B", "😀", {"k": 1}]
+        ref = db.reference("/q")
+        for round_ in range(40):
+            data = {}
+            for name in rng.sample(names, rng.randint(3, len(names))):
+                child = {"n": rng.choice(values)} if rng.random() < 0.8 else {"other": 1}
+                data[name] = child
+            ref.set(data)
+            stored = ref.get() or {}
+            for _ in range(10):
+                order = rng.choice(["n", "$key", "$value"])
+                q = ref.order_by_key() if order == "$key" else ref.order_by_value() if order == "$value" else ref.order_by_child("n")
+                kw = {}
+                kinds = rng.sample(["start", "end", "equal", "first", "last"], rng.randint(0, 2))
+                if "equal" in kinds and ("start" in kinds or "end" in kinds):
+                    kinds.remove("equal")
+                if "first" in kinds and "last" in kinds:
+                    kinds.remove("last")
+                for kind in kinds:
+                    if kind in ("first", "last"):
+                        kw[kind] = rng.randint(0, 5)
+                    else:
+                        pool = names if order == "$key" else [v for v in values if not isinstance(v, dict) and v is not None]
+                        kw[kind] = rng.choice(pool)
+                if "start" in kw: q = q.start_at(kw["start"])
+                if "end" in kw: q = q.end_at(kw["end"])
+                if "equal" in kw: q = q.equal_to(kw["equal"])
+                if "first" in kw: q = q.limit_to_first(kw["first"])
+                if "last" in kw: q = q.limit_to_last(kw["last"])
+                got = set(q.get() or {})
+                want = window(stored, order, kw.get("start"), kw.get("end"), kw.get("equal"), kw.get("first"), kw.get("last"))
+                self.assertEqual(got, want, "seed %d round %d order %s %r" % (SEED, round_, order, kw))
+
+    def test_transactions(self):
+        ref = db.reference("/counter")
+        ref.set(0)
+        errors = []
+
+        def bump():
+            try:
+                for _ in range(10):
+                    ref.transaction(lambda v: (v or 0) + 1)
+            except Exception as e:  # noqa: BLE001
+                errors.append(e)
+
+        threads = [threading.Thread(target=bump) for _ in range(4)]
+        for t in threads: t.start()
+        for t in threads: t.join()
+        self.assertEqual(errors, [])
+        self.assertEqual(ref.get(), 40)
+
+    def test_etags(self):
+        ref = db.reference("/tagged")
+        ref.set({"v": 1})
+        value, etag = ref.get(etag=True)
+        self.assertEqual(value, {"v": 1})
+        ok, _, _ = ref.set_if_unchanged(etag, {"v": 2})
+        self.assertTrue(ok)
+        ok, current, _ = ref.set_if_unchanged(etag, {"v": 3})
+        self.assertFalse(ok)
+        self.assertEqual(current, {"v": 2})
+
+    def test_listen_receives_put_and_patch(self):
+        ref = db.reference("/listened")
+        ref.set({"a": 1})
+        events = []
+        arrived = threading.Condition()
+
+        def callback(event):
+            with arrived:
+                events.append((event.event_type, event.path, event.data))
+                arrived.notify_all()
+
+        registration = ref.listen(callback)
+        try:
+            def wait_for(n):
+                with arrived:
+                    self.assertTrue(arrived.wait_for(lambda: len(events) >= n, timeout=10), events)
+
+            wait_for(1)
+            ref.child("b").set({"t": "x"})
+            wait_for(2)
+            ref.update({"a": 2, "c/d": 3})
+            wait_for(3)
+        finally:
+            registration.close()
+        self.assertEqual(events[0], ("put", "/", {"a": 1}))
+        self.assertEqual(events[1], ("put", "/b", {"t": "x"}))
+        self.assertEqual(events[2][0:2], ("patch", "/"))
+        self.assertEqual(events[2][2], {"a": 2, "c/d": 3})
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

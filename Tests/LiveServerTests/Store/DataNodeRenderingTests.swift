@@ -1,0 +1,73 @@
+import Testing
+import LiveModel
+@testable import LiveServer
+
+@Suite("DataNode rendering")
+struct DataNodeRenderingTests {
+    @Test func emptyIsNull() {
+        #expect(DataNode.empty.json() == .null)
+        #expect(DataNode.empty.json(export: true) == .null)
+        #expect(DataNode.empty.shallowJSON() == .null)
+    }
+
+    @Test(arguments: [
+        // Dense indexes: an array.
+        (#"{"0": "a", "1": "b", "2": "c"}"#, #"["a","b","c"]"#),
+        // Largest index below twice the count: an array with holes.
+        (#"{"0": "a", "2": "c"}"#, #"["a",null,"c"]"#),
+        (#"{"1": "b"}"#, #"[null,"b"]"#),
+        (#"{"1": "b", "3": "d"}"#, #"[null,"b",null,"d"]"#),
+        // Largest index at twice the count or more: an object.
+        (#"{"2": "c"}"#, #"{"2":"c"}"#),
+        (#"{"0": "a", "4": "e"}"#, #"{"0":"a","4":"e"}"#),
+        // Keys that are not array indexes: an object.
+        (#"{"0": "a", "01": "b"}"#, #"{"0":"a","01":"b"}"#),
+        (#"{"0": "a", "-1": "b"}"#, #"{"-1":"b","0":"a"}"#),
+        (#"{"0": "a", "x": "b"}"#, #"{"0":"a","x":"b"}"#),
+        (#"{"2147483648": "a"}"#, #"{"2147483648":"a"}"#),
+        // Arrays inside, priorities dropped.
+        (#"{"a": [1, 2], ".priority": 1, "b": {".value": 3, ".priority": 4}}"#, #"{"a":[1,2],"b":3}"#),
+    ])
+    func arrayRule(_ body: String, _ expected: String) throws {
+        #expect(try storeNode(body).json() == storeJSON(expected))
+    }
+
+    @Test func arraysRoundTrip() throws {
+        let node = try storeNode(#"[1, null, 3]"#)
+        #expect(node.json() == storeJSON("[1, null, 3]"))
+        #expect(node.json(export: true) == storeJSON(#"{"0": 1, "2": 3}"#))
+    }
+
+    @Test func exportFormat() throws {
+        let node = try storeNode(#"""
+            {".priority": "top", "a": {".value": 1, ".priority": 2}, "b": {"c": true}, "0": "x",
+             "d": {".priority": 5, "e": "y"}}
+            """#)
+        let expected = storeJSON(#"""
+            {".priority": "top", "a": {".value": 1, ".priority": 2}, "b": {"c": true}, "0": "x",
+             "d": {".priority": 5, "e": "y"}}
+            """#)
+        #expect(node.json(export: true) == expected)
+        // Export never makes arrays.
+        #expect(try storeNode("[1, 2]").json(export: true) == storeJSON(#"{"0": 1, "1": 2}"#))
+        // A leaf without priority is itself.
+        #expect(try storeNode("7").json(export: true) == 7)
+    }
+
+    @Test func exportReadsBack() throws {
+        let node = try storeNode(#"{"a": {".value": 1, ".priority": 2}, "b": {".priority": "p", "c": [1]}}"#)
+        #expect(try DataNode(json: node.json(export: true)) == node)
+    }
+
+    @Test func shallow() throws {
+        #expect(try storeNode("5").shallowJSON() == 5)
+        #expect(try storeNode(#"{"a": {"b": 1}, "c": 2, ".priority": 1}"#).shallowJSON()
+            == storeJSON(#"{"a": true, "c": true}"#))
+        #expect(try storeNode("[1, 2]").shallowJSON() == storeJSON(#"{"0": true, "1": true}"#))
+    }
+
+    @Test func description() throws {
+        #expect(try storeNode(#"{"b": 1, "a": {".value": 2, ".priority": 3}}"#).description
+            == #"{"a":{".priority":3,".value":2},"b":1}"#)
+    }
+}

@@ -1,0 +1,99 @@
+// live-server — runs a LiveServer until SIGINT or SIGTERM.
+
+import ArgumentParser
+import Dispatch
+import LiveServer
+import Logging
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+@main
+struct LiveServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "live-server",
+        abstract: "A local Firebase Realtime Database server (REST and streaming) for development and tests.",
+        discussion: """
+            Prints its URL on the first line of standard output, then serves until SIGINT or SIGTERM. \
+            Point firebase-admin at it with FIREBASE_DATABASE_EMULATOR_HOST=<host>:<port>.
+            """)
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port (0 picks a free one).")
+    var port = 9000
+
+    @Option(name: .customLong("data"), help: "A data file to load at start and keep every acknowledged write in.")
+    var dataFile: String?
+
+    @Option(name: .customLong("token"), help: "An accepted token (repeatable). Without any, everyone may read and write.")
+    var tokens: [String] = []
+
+    @Option(name: .customLong("keep-alive"), help: "Seconds between keep-alive events on streams.")
+    var keepAlive: Double = 30
+
+    @Option(name: .customLong("buffer-limit"), help: "Bytes a stream may fall behind before it is disconnected.")
+    var bufferLimit = 8 << 20
+
+    @Flag(name: .customLong("allow-remote-open"), help: "Serve a non-loopback address without tokens.")
+    var allowRemoteOpen = false
+
+    func validate() throws {
+        guard keepAlive > 0 else { throw ValidationError("--keep-alive must be positive.") }
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+        guard bufferLimit > 0 else { throw ValidationError("--buffer-limit must be positive.") }
+    }
+
+    func run() async throws {
+        var configuration = LiveServerConfiguration()
+        configuration.host = host
+        configuration.port = port
+        configuration.dataFile = dataFile
+        configuration.tokens = tokens.isEmpty ? nil : Set(tokens)
+        configuration.keepAliveInterval = .milliseconds(Int64(keepAlive * 1000))
+        configuration.listenerBufferLimit = bufferLimit
+        configuration.allowsRemoteOpenAccess = allowRemoteOpen
+        let server: LiveServer
+        do {
+            server = try await LiveServer.start(configuration)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        // Straight to the descriptor: whoever started the server reads this line at once.
+        let line = Array((server.url + "\n").utf8)
+        _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+        await Self.waitForTermination()
+        try await server.shutdown()
+    }
+
+    /// Returns on SIGINT or SIGTERM.
+    private static func waitForTermination() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let queue = DispatchQueue(label: "live-server.signals")
+            let fired = SignalLatch(continuation)
+            for number in [SIGINT, SIGTERM] {
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+                source.setEventHandler { fired.fire() }
+                source.resume()
+                fired.keep(source)
+            }
+        }
+    }
+}
+
+/// Resumes a continuation once, whichever signal comes first.
+private final class SignalLatch: @unchecked Sendable {
+    private var continuation: CheckedContinuation<Void, Never>?
+    private var sources: [any DispatchSourceSignal] = []
+    init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
+    /// Called while the handlers are set up, before any can fire.
+    func keep(_ source: any DispatchSourceSignal) { sources.append(source) }
+    func fire() {
+        continuation?.resume()
+        continuation = nil
+    }
+}
