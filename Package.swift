@@ -69,7 +69,7 @@ let package = Package(
         .executableTarget(
             name: "LiveBench",
             dependencies: [
-                "CLiveCore", "CJansson", "LiveModel", "LiveCollection", "LiveSections",
+                "CLiveCore", "CJansson", "LiveModel", "LiveCollection", "LiveSections", "LiveServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/LiveBench"

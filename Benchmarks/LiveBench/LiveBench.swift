@@ -14,7 +14,7 @@ struct LiveBench: AsyncParsableCommand {
         """)
 
     enum Part: String, ExpressibleByArgument, CaseIterable {
-        case load, events, collection, sections
+        case load, events, collection, sections, server
     }
 
     @Option(help: "Children in the initial-load snapshot.")
@@ -29,7 +29,7 @@ struct LiveBench: AsyncParsableCommand {
     @Option(help: "Runs per figure; the median is reported.")
     var repeats = 3
 
-    @Option(parsing: .upToNextOption, help: "Which parts to run (load, events).")
+    @Option(parsing: .upToNextOption, help: "Which parts to run (load, events, collection, sections, server).")
     var only: [Part] = Part.allCases
 
     @Flag(help: "Skip the Foundation JSONSerialization baseline (about 10 s at 1M children).")
@@ -54,6 +54,40 @@ struct LiveBench: AsyncParsableCommand {
         if only.contains(.events) { runEvents() }
         if only.contains(.collection) { await runCollection() }
         if only.contains(.sections) { runSections() }
+        if only.contains(.server) { try await runServer() }
+    }
+
+    @Option(help: "Writes per listener count in the server benchmark.")
+    var serverWrites = 100_000
+
+    private func runServer() async throws {
+        let writes = quick ? 10_000 : serverWrites
+        var r = Report(title: "LiveServer on loopback: \(writes) small PUTs over 4 keep-alive connections (16 in flight each)")
+        var baseline = 0.0
+        for listeners in [0, 10, 100] {
+            // Throughput: writers flat out. Latency: one write at a time, so
+            // it measures the server's delay, not a queue the load built up.
+            var rates: [Double] = []
+            var paced: [ServerBenchmark.Figures] = []
+            for _ in 0..<repeats {
+                rates.append(try await ServerBenchmark.run(writes: writes, listeners: listeners).writesPerSecond)
+                if listeners > 0 {
+                    paced.append(try await ServerBenchmark.run(writes: 2_000, listeners: listeners, connections: 1, depth: 1))
+                }
+            }
+            let rate = Timing.median(rates)
+            if listeners == 0 { baseline = rate }
+            r.add("writes per second, \(listeners) listeners", rate, unit: "w/s",
+                  against: listeners == 0 ? nil : ("no listeners", baseline), target: listeners == 10 ? ">= 20000" : "")
+            if listeners > 0 {
+                let seen = paced.map(\.eventsSeen).min() ?? 0
+                r.add("  write-to-event latency, one write at a time: median", Timing.median(paced.map(\.medianLatency)) * 1e3,
+                      unit: "ms")
+                r.add("  write-to-event latency: p99 (\(seen) events)", Timing.median(paced.map(\.p99Latency)) * 1e3,
+                      unit: "ms", target: "< 5 ms")
+            }
+        }
+        r.print()
     }
 
     private func runSections() {

@@ -1,0 +1,137 @@
+// BenchSocket.swift — blocking loopback sockets for the server benchmark:
+// pipelined requests out, responses and stream events in.
+
+import Foundation
+
+/// A TCP connection to 127.0.0.1.
+final class BenchSocket: @unchecked Sendable {
+    let fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(port: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard fd >= 0, result == 0 else { throw POSIXError(.ECONNREFUSED) }
+    }
+
+    deinit { close(fd) }
+
+    func send(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            guard n > 0 else { throw POSIXError(.EPIPE) }
+            offset += n
+        }
+    }
+
+    /// Reads whatever is available (blocking until something is); false at end.
+    func fill() throws -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n < 0 { throw POSIXError(.EIO) }
+        if n == 0 { return false }
+        buffer.append(contentsOf: chunk[0..<n])
+        return true
+    }
+
+    /// Reads one response with a Content-Length body and drops it.
+    func readResponse() throws {
+        while true {
+            if let end = headerEnd() {
+                let head = String(decoding: buffer[..<end], as: UTF8.self)
+                guard head.hasPrefix("HTTP/1.1 200") else { throw POSIXError(.EPROTO) }
+                let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                    .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+                if buffer.count >= end + 4 + length {
+                    buffer.removeFirst(end + 4 + length)
+                    return
+                }
+            }
+            guard try fill() else { throw POSIXError(.ECONNRESET) }
+        }
+    }
+
+    private func headerEnd() -> Int? {
+        guard buffer.count >= 4 else { return nil }
+        for i in 0...(buffer.count - 4) where buffer[i] == 13 && buffer[i + 1] == 10 && buffer[i + 2] == 13 && buffer[i + 3] == 10 {
+            return i
+        }
+        return nil
+    }
+
+    /// Takes the bytes read so far.
+    func take() -> [UInt8] {
+        defer { buffer.removeAll(keepingCapacity: true) }
+        return buffer
+    }
+}
+
+/// Reads every stream with poll(); for each put event, the latency from
+/// the time written in it to now.
+final class StreamReader: @unchecked Sendable {
+    private let sockets: [BenchSocket]
+    private let expected: Int
+    private let clock: () -> UInt64
+    private let lock = NSLock()
+    private var done = false
+    private(set) var latencies: [UInt64] = []
+
+    init(_ sockets: [BenchSocket], expected: Int, clock: @escaping () -> UInt64) {
+        self.sockets = sockets
+        self.expected = expected
+        self.clock = clock
+    }
+
+    func run() {
+        guard !sockets.isEmpty else { finish(); return }
+        var fds = sockets.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+        var partial = [[UInt8]](repeating: [], count: sockets.count)
+        let marker = Array(#""data":"#.utf8)
+        var seen: [UInt64] = []
+        seen.reserveCapacity(expected)
+        while seen.count < expected && !isDone {
+            guard poll(&fds, nfds_t(fds.count), 200) > 0 else { continue }
+            for (i, entry) in fds.enumerated() where entry.revents != 0 {
+                guard (try? sockets[i].fill()) == true else { fds[i].fd = -1; continue }
+                let arrived = clock()
+                partial[i] += sockets[i].take()
+                // Each complete event line: `data: {"path":"/c-k","data":<ns>}`.
+                var start = 0
+                while let newline = partial[i][start...].firstIndex(of: 10) {
+                    let line = partial[i][start..<newline]
+                    if line.starts(with: Array("data: {".utf8)), let at = line.firstRange(of: marker) {
+                        let digits = line[at.upperBound...].prefix { $0 >= 48 && $0 <= 57 }
+                        if let sent = UInt64(String(decoding: digits, as: UTF8.self)) { seen.append(arrived &- sent) }
+                    }
+                    start = newline + 1
+                }
+                partial[i].removeFirst(start)
+            }
+        }
+        lock.lock()
+        latencies = seen
+        lock.unlock()
+        finish()
+    }
+
+    private var isDone: Bool { lock.lock(); defer { lock.unlock() }; return done }
+    private func finish() { lock.lock(); done = true; lock.unlock() }
+
+    /// Waits for every expected event, or gives up after `timeout` seconds.
+    func waitUntilDone(timeout: Double) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !isDone && Date() < deadline { usleep(10_000) }
+        finish()
+        usleep(250_000)
+    }
+}
