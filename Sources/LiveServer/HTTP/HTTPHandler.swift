@@ -42,8 +42,8 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private func dispatch(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
         if tooLarge {
-            let error = StoreError(status: 413, message:
-                "Data to write exceeds the maximum size that can be modified with a single request (\(core.configuration.maxRequestBytes) bytes).")
+            let limit = core.configuration.maxRequestBytes
+            let error = StoreError(status: 413, message: "\(StoreError.writeTooLarge.message) (at most \(limit) bytes)")
             respond(.error(error), to: head, context: context, close: true)
             return
         }

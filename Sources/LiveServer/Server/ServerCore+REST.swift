@@ -78,7 +78,7 @@ extension ServerCore {
             do {
                 json = try JSONValue(parsingUTF8: body)
             } catch {
-                throw .badRequest("Invalid data; couldn't parse JSON object, array, or value. \(error.description)")
+                throw .badRequest("\(StoreError.invalidJSON.message) \(error.description)")
             }
         }
         // What the locations about to change hold, to undo the write should
