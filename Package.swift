@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "LiveModel", targets: ["LiveModel"]),
         .library(name: "LiveCollection", targets: ["LiveCollection"]),
         .library(name: "LiveSections", targets: ["LiveSections"]),
+        .library(name: "LiveFirebase", targets: ["LiveFirebase"]),
         .library(name: "LiveServer", targets: ["LiveServer"]),
         .executable(name: "live-server", targets: ["live-server"]),
     ],
@@ -44,6 +45,14 @@ let package = Package(
             name: "LiveSections",
             dependencies: ["LiveCollection", "LiveModel"],
             path: "Sources/LiveSections"
+        ),
+        .target(
+            name: "LiveFirebase",
+            dependencies: [
+                "LiveModel", "LiveCollection", "LiveSections",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/LiveFirebase"
         ),
         .target(
             name: "LiveServer",
@@ -83,6 +92,12 @@ let package = Package(
             name: "LiveSectionsTests",
             dependencies: ["LiveSections", "LiveCollection", "LiveModel"],
             path: "Tests/LiveSectionsTests"
+        ),
+        .testTarget(
+            name: "LiveFirebaseTests",
+            dependencies: ["LiveFirebase", "LiveServer", "LiveSections", "LiveCollection", "LiveModel"],
+            path: "Tests/LiveFirebaseTests",
+            resources: [.copy("Conformance/syncPointSpec.json")]
         ),
         .testTarget(
             name: "LiveServerTests",

@@ -1,0 +1,57 @@
+// QueryRange.swift — whether a child falls inside a query's bounds.
+import LiveModel
+
+/// A query's bounds, ready to test children against: each bound's sort
+/// value (or key, under `orderByKey`) computed once.
+struct QueryRange: Sendable {
+    private struct Post: Sendable {
+        let value: SortValue
+        let key: Key?
+        let isInclusive: Bool
+    }
+
+    private let byKey: Bool
+    private let start: Post?
+    private let end: Post?
+
+    init(_ query: DatabaseQuery) {
+        byKey = query.order == .key
+        func post(_ bound: DatabaseQuery.Bound?) -> Post? {
+            guard let bound else { return nil }
+            if query.order == .key, case .string(let s) = bound.value {
+                // Under orderByKey the bound is a key (validated by the query).
+                return Post(value: .null, key: Key(unchecked: s), isInclusive: bound.isInclusive)
+            }
+            return Post(value: SortValue(bound.value), key: bound.key, isInclusive: bound.isInclusive)
+        }
+        start = post(query.start)
+        end = post(query.end)
+    }
+
+    /// Whether the query has bounds at all.
+    var isUnbounded: Bool { start == nil && end == nil }
+
+    /// Whether the child `(sortValue, key)` is inside both bounds.
+    /// - Complexity: O(1) comparisons.
+    func contains(_ sortValue: SortValue, _ key: Key) -> Bool {
+        if let start {
+            let c = compare(sortValue, key, start)
+            if start.isInclusive ? c < 0 : c <= 0 { return false }
+        }
+        if let end {
+            let c = compare(sortValue, key, end)
+            if end.isInclusive ? c > 0 : c >= 0 { return false }
+        }
+        return true
+    }
+
+    /// The child against a bound: a bound without a key compares equal to
+    /// every child with its value, so `startAt(v)` takes them all and
+    /// `startAfter(v)` none.
+    private func compare(_ value: SortValue, _ key: Key, _ post: Post) -> Int {
+        if byKey { return Key.compare(key, post.key!) }
+        let c = SortValue.compare(value, post.value)
+        guard c == 0, let boundKey = post.key else { return c }
+        return Key.compare(key, boundKey)
+    }
+}

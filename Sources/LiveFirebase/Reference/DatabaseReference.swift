@@ -1,0 +1,59 @@
+// DatabaseReference.swift — a location in a database, with the credentials
+// used to reach it.
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import LiveModel
+
+/// A location in a Realtime Database and the credentials to reach it: what
+/// the REST client, the stream and the Firebase collection are given.
+public struct DatabaseReference: Sendable, CustomStringConvertible {
+    /// The database.
+    public let database: DatabaseURL
+    /// The location in it.
+    public let path: Path
+    /// How requests are authorised.
+    public let credentials: Credentials
+
+    public init(database: DatabaseURL, path: Path = .root, credentials: Credentials = .none) {
+        self.database = database
+        self.path = path
+        self.credentials = credentials
+    }
+
+    /// Parses `url` and `path` (for example `"/rooms/lobby/messages"`).
+    /// - Throws: ``DatabaseError/invalidURL(_:reason:)`` for a bad URL or
+    ///   path (the path's ``KeyError`` is described in the reason).
+    public init(url: String, path: String = "/", credentials: Credentials = .none) throws(DatabaseError) {
+        let database = try DatabaseURL(url)
+        let parsed: Path
+        do { parsed = try Path(path) } catch { throw .invalidURL(path, reason: error.description) }
+        self.init(database: database, path: parsed, credentials: credentials)
+    }
+
+    /// The reference to a location below this one.
+    public func child(_ relative: Path) -> DatabaseReference {
+        // Both paths are valid; only the total depth or length can fail.
+        let joined = (try? path.appending(relative)) ?? path
+        return DatabaseReference(database: database, path: joined, credentials: credentials)
+    }
+
+    /// A request for this location (or `url`, a redirect target), with the
+    /// credential applied.
+    func request(method: String, parameters: [(name: String, value: String)] = [], url: URL? = nil,
+                 accept: String = "application/json", body: Data? = nil,
+                 credential: Credential?) -> URLRequest {
+        var request = URLRequest(url: url ?? database.restURL(for: path, parameters: parameters))
+        request.httpMethod = method
+        request.setValue(accept, forHTTPHeaderField: "Accept")
+        if let body {
+            request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        credential?.apply(to: &request)
+        return request
+    }
+
+    public var description: String { "\(database)\(path)" }
+}

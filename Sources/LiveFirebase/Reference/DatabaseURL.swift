@@ -1,0 +1,83 @@
+// DatabaseURL.swift — the address of a Realtime Database and the REST URLs
+// of its locations.
+import Foundation
+import LiveModel
+
+/// The address of a Realtime Database: a scheme, a host, an optional port
+/// and, when the host does not name the database, its namespace (`ns=`).
+///
+/// `https` is for production databases; `http` is accepted for any host (a
+/// local ``LiveServer`` or the emulator), since the choice is the caller's.
+///
+/// ```swift
+/// let db = try DatabaseURL("https://my-app-default-rtdb.firebaseio.com")
+/// let local = try DatabaseURL("http://127.0.0.1:9000?ns=my-app")
+/// ```
+public struct DatabaseURL: Sendable, Hashable, CustomStringConvertible {
+    /// `http` or `https`.
+    public let scheme: String
+    /// The host name or address.
+    public let host: String
+    /// The port, when not the scheme's default.
+    public let port: Int?
+    /// The database namespace sent as `ns=` with every request, if any.
+    public let namespace: String?
+
+    /// Parses a database URL.
+    /// - Throws: ``DatabaseError/invalidURL(_:reason:)`` for another scheme,
+    ///   no host, a path other than `/`, a fragment, user information, or
+    ///   query parameters other than `ns`.
+    public init(_ string: String) throws(DatabaseError) {
+        guard let components = URLComponents(string: string) else {
+            throw .invalidURL(string, reason: "not a URL")
+        }
+        let scheme = components.scheme?.lowercased() ?? ""
+        guard scheme == "http" || scheme == "https" else {
+            throw .invalidURL(string, reason: "the scheme must be https (or http for a local server)")
+        }
+        guard let host = components.host, !host.isEmpty else { throw .invalidURL(string, reason: "no host") }
+        guard components.path.isEmpty || components.path == "/" else {
+            throw .invalidURL(string, reason: "a database URL has no path; give the location as a Path")
+        }
+        guard components.fragment == nil, components.user == nil, components.password == nil else {
+            throw .invalidURL(string, reason: "no fragment or user information is allowed")
+        }
+        var namespace: String?
+        for item in components.queryItems ?? [] {
+            guard item.name == "ns", let value = item.value, !value.isEmpty else {
+                throw .invalidURL(string, reason: "only the query parameter ns=NAMESPACE is allowed")
+            }
+            namespace = value
+        }
+        if let port = components.port, !(1...65535).contains(port) {
+            throw .invalidURL(string, reason: "port \(port) is out of range")
+        }
+        self.scheme = scheme
+        self.host = host
+        self.port = components.port
+        self.namespace = namespace
+    }
+
+    /// The REST URL of `path`: `<base>/<path>.json?<parameters>[&ns=…]`,
+    /// every key and parameter percent-encoded.
+    /// - Complexity: O(length of the path and parameters).
+    public func restURL(for path: Path, parameters: [(name: String, value: String)] = []) -> URL {
+        var text = scheme + "://" + (host.contains(":") ? "[" + host + "]" : host)
+        if let port { text += ":\(port)" }
+        text += "/" + path.keys.map { QueryEncoding.percentEncode($0.string) }.joined(separator: "/") + ".json"
+        var items = parameters
+        if let namespace { items.append(("ns", namespace)) }
+        if !items.isEmpty { text += "?" + QueryEncoding.query(items) }
+        guard let url = URL(string: text) else {
+            preconditionFailure("LiveFirebase: a percent-encoded URL did not parse: \(text)")
+        }
+        return url
+    }
+
+    public var description: String {
+        var text = scheme + "://" + host
+        if let port { text += ":\(port)" }
+        if let namespace { text += "?ns=" + namespace }
+        return text
+    }
+}

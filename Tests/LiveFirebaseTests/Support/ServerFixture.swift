@@ -1,0 +1,35 @@
+// ServerFixture.swift — a LiveServer started for one test, and small helpers.
+
+import LiveModel
+import LiveServer
+
+/// Runs `body` against a fresh server on a free loopback port.
+func withServer<T>(_ configure: (inout LiveServerConfiguration) -> Void = { _ in },
+                   _ body: (LiveServer) async throws -> T) async throws -> T {
+    var configuration = LiveServerConfiguration()
+    configure(&configuration)
+    let server = try await LiveServer.start(configuration)
+    do {
+        let result = try await body(server)
+        try await server.shutdown()
+        return result
+    } catch {
+        try? await server.shutdown()
+        throw error
+    }
+}
+
+/// Parses JSON text in a test (traps on a typo in the test itself).
+func json(_ text: String) -> JSONValue {
+    do { return try JSONValue(parsing: text) } catch { fatalError("bad JSON in a test: \(text): \(error)") }
+}
+
+/// Waits until `condition` holds (polling), up to `seconds`.
+func eventually(_ seconds: Double = 5, _ condition: () async -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while ContinuousClock.now < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return await condition()
+}
