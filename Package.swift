@@ -97,6 +97,7 @@ let package = Package(
             name: "LiveFirebaseTests",
             dependencies: ["LiveFirebase", "LiveServer", "LiveSections", "LiveCollection", "LiveModel"],
             path: "Tests/LiveFirebaseTests",
+            exclude: ["Conformance/README.md"],
             resources: [.copy("Conformance/syncPointSpec.json")]
         ),
         .testTarget(

@@ -6,21 +6,21 @@ import LiveModel
 /// order. Each entry has a stable 32-bit id for the caller's per-entry data.
 ///
 /// Not thread-safe: confined to the isolation domain of its owner.
-final class CoreIndex {
+package final class CoreIndex {
     private let raw: OpaquePointer
 
-    init() {
+    package init() {
         guard let raw = lc_index_new() else { fatalError("LiveCollection: out of memory creating an index") }
         self.raw = raw
     }
 
     deinit { lc_index_free(raw) }
 
-    var count: Int { lc_index_count(raw) }
+    package var count: Int { lc_index_count(raw) }
 
     /// Removes a key; returns its former position and its id, or nil if absent.
     /// - Complexity: O(log n).
-    func remove(_ key: Key) -> (position: Int, id: UInt32)? {
+    package func remove(_ key: Key) -> (position: Int, id: UInt32)? {
         var position = 0, id: UInt32 = 0
         let status = key.withKeyBytes { k, n in lc_index_remove(raw, k, n, &position, &id) }
         if status == LC_ERR_NOT_FOUND { return nil }
@@ -30,7 +30,7 @@ final class CoreIndex {
 
     /// Updates a present key or inserts an absent one: its old position (nil
     /// when inserted), its new position and its id. - Complexity: O(log n).
-    func upsert(_ key: Key, _ value: SortValue) -> (old: Int?, new: Int, id: UInt32) {
+    package func upsert(_ key: Key, _ value: SortValue) -> (old: Int?, new: Int, id: UInt32) {
         var old = 0, new = 0, id: UInt32 = 0
         let status = key.withKeyBytes { k, n in
             value.withSafeCoreValue { v in
@@ -43,28 +43,39 @@ final class CoreIndex {
     }
 
     /// Position and id of a key. - Complexity: O(log n).
-    func find(_ key: Key) -> (position: Int, id: UInt32)? {
+    package func find(_ key: Key) -> (position: Int, id: UInt32)? {
         var position = 0, id: UInt32 = 0
         let status = key.withKeyBytes { k, n in lc_index_find(raw, k, n, &position, &id) }
         return status == LC_OK ? (position, id) : nil
     }
 
     /// Id of the entry at a position (0 ..< count). - Complexity: O(log n).
-    func id(at position: Int) -> UInt32 {
+    package func id(at position: Int) -> UInt32 {
         var id: UInt32 = 0
         check(lc_index_at(raw, position, nil, nil, nil, &id), "access")
         return id
     }
 
+    /// Key of a live id. - Complexity: O(length of the key).
+    package func key(of id: UInt32) -> Key {
+        var k: UnsafePointer<CChar>?
+        var n = 0
+        check(lc_index_entry(raw, id, &k, &n, nil), "entry")
+        return Key(uncheckedUTF8: k, count: n)
+    }
+
+    /// Key at a position (0 ..< count). - Complexity: O(log n).
+    package func key(at position: Int) -> Key { key(of: id(at: position)) }
+
     /// Sort value of a live id. - Complexity: O(1).
-    func sortValue(of id: UInt32) -> SortValue {
+    package func sortValue(of id: UInt32) -> SortValue {
         var v = lc_value()
         check(lc_index_entry(raw, id, nil, nil, &v), "entry")
         return SortValue(coreValue: v)
     }
 
     /// Number of entries before the post `(value, key)`. - Complexity: O(log n).
-    func lowerBound(_ value: SortValue, _ key: Key) -> Int {
+    package func lowerBound(_ value: SortValue, _ key: Key) -> Int {
         key.withKeyBytes { k, n in
             value.withSafeCoreValue { v in
                 var v = v
@@ -74,7 +85,7 @@ final class CoreIndex {
     }
 
     /// Ids in order, from `position`. - Complexity: O(1) amortised per id.
-    func forEachID(from position: Int = 0, _ body: (UInt32) -> Bool) {
+    package func forEachID(from position: Int = 0, _ body: (UInt32) -> Bool) {
         var it = lc_index_iter()
         guard lc_index_iter_init(raw, position, &it) == LC_OK else { return }
         var id: UInt32 = 0
@@ -84,7 +95,7 @@ final class CoreIndex {
     }
 
     /// Firebase order of two posts `(value, key)`.
-    static func less(_ a: SortValue, _ ak: Key, _ b: SortValue, _ bk: Key) -> Bool {
+    package static func less(_ a: SortValue, _ ak: Key, _ b: SortValue, _ bk: Key) -> Bool {
         let c = SortValue.compare(a, b)
         return c != 0 ? c < 0 : ak < bk
     }

@@ -1,0 +1,32 @@
+// JSONValue+Tree.swift — replacing the value at a path inside a child, as
+// the database does.
+import LiveModel
+
+extension JSONValue {
+    /// This value with the value at `path` replaced by `newValue` (an absent
+    /// value deletes it), normalised as the database stores values: a
+    /// primitive on the way becomes an object, and objects left empty vanish.
+    /// - Complexity: O(depth of the path), plus O(n) for each array on the
+    ///   way (it becomes the object it stands for).
+    func replacing(_ path: ArraySlice<LiveModel.Key>, with newValue: JSONValue) -> JSONValue {
+        guard let first = path.first else { return newValue.isAbsent ? .null : newValue }
+        var members: [String: JSONValue]
+        switch self {
+        case .object(let o): members = o
+        case .array: members = objectForm()
+        default: members = [:]
+        }
+        let inner = (members[first.string] ?? .null).replacing(path.dropFirst(), with: newValue)
+        members[first.string] = inner.isAbsent ? nil : inner
+        return members.isEmpty ? .null : .object(members)
+    }
+
+    /// An array as the object it stands for (keys `"0"`, `"1"`, … without
+    /// its absent elements); other values unchanged as members.
+    private func objectForm() -> [String: JSONValue] {
+        guard case .array(let elements) = self else { return [:] }
+        var members: [String: JSONValue] = [:]
+        for (i, element) in elements.enumerated() where !element.isAbsent { members[String(i)] = element }
+        return members
+    }
+}

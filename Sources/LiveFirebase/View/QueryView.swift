@@ -1,0 +1,234 @@
+// QueryView.swift — the client's copy of a query's data and the window it
+// shows, turning stream updates into child events.
+import LiveCollection
+import LiveModel
+
+/// What a listener holds for one query: the children the server sent (the
+/// cache), those inside the query's bounds in query order (the C index), and
+/// the limit window over them — the part a user sees. When the server sends
+/// exactly the query's children, those that leave the window are dropped.
+///
+/// Each update (a `put` or `patch`, or a resync's `put` at `/`) is turned
+/// into the exact child events it causes. Only the children the update
+/// touches, and for a limit window the children within that many places of
+/// the window's edge, are examined.
+///
+/// Not thread-safe: confined to its owner's isolation domain.
+final class QueryView {
+    let query: DatabaseQuery
+    private let range: QueryRange
+    /// The children held, by key (see ``apply(_:filtered:)`` for which).
+    private(set) var cache: [Key: Snapshot] = [:]
+    /// The children inside the bounds, in query order.
+    private let index = CoreIndex()
+    /// Whether the location's whole value has arrived (a `put` at `/`).
+    private(set) var isComplete = false
+    /// Whether the cache holds only what the query shows (it came from data
+    /// the server filtered), so a child it lacks may still exist.
+    private(set) var cacheIsFiltered = false
+
+    init(query: DatabaseQuery) {
+        self.query = query
+        self.range = QueryRange(query)
+    }
+
+    // MARK: Reading
+
+    /// Positions of the visible children in the index.
+    var window: Range<Int> {
+        let n = index.count
+        switch query.limit {
+        case nil: return 0..<n
+        case .first(let limit)?: return 0..<min(n, limit)
+        case .last(let limit)?: return max(0, n - limit)..<n
+        }
+    }
+
+    /// Number of visible children. - Complexity: O(1).
+    var count: Int { window.count }
+
+    /// The visible children in query order. - Complexity: O(k log n) for k children.
+    var visible: [Snapshot] {
+        let w = window
+        var out: [Snapshot] = []
+        out.reserveCapacity(w.count)
+        index.forEachID(from: w.lowerBound) { id in
+            guard out.count < w.count else { return false }
+            out.append(cache[index.key(of: id)] ?? .absent(key: nil))
+            return true
+        }
+        return out
+    }
+
+    /// Whether `key` is visible, and where. - Complexity: O(log n).
+    func position(of key: Key) -> Int? {
+        guard let found = index.find(key), window.contains(found.position) else { return nil }
+        return found.position - window.lowerBound
+    }
+
+    // MARK: Updating
+
+    /// Applies a stream event whose path is relative to this view's location.
+    /// - Returns: The child events, in Firebase's order.
+    /// - Complexity: O((u + k) log n) for u touched children and a limit of
+    ///   k, plus the cost of reading the touched values.
+    func apply(_ payload: StreamPayload) -> [ChildEvent] {
+        apply(payload.updates.map { (payload.path.keys + $0.path.keys, $0.value) })
+    }
+
+    /// Whether the server sends exactly the query's children: then a child
+    /// that leaves the window is dropped (the server stops telling about it,
+    /// so a copy would go stale). Otherwise the server sends a superset and
+    /// everything it sends is kept.
+    var serverFilters: Bool { isFiltered && query.serverAppliesLimit }
+
+    /// Applies replacements, each a path (relative to this location) and its
+    /// new value, as one update.
+    ///
+    /// `filtered` says whether the data is the query's own (the server kept
+    /// only what the query shows; by default ``serverFilters``): a filtered
+    /// update leaves in the cache only the children shown, and the server
+    /// sends a child whole when it enters. A change *inside* a child the view
+    /// does not hold is ignored unless the cache is complete and unfiltered:
+    /// the view cannot know the rest of that child. A path `k/.priority`
+    /// sets `k`'s priority.
+    func apply(_ updates: [(path: [Key], value: Snapshot)], filtered: Bool? = nil) -> [ChildEvent] {
+        let filtered = (filtered ?? serverFilters) && isFiltered
+        if !filtered, updates.contains(where: { $0.path.isEmpty }) { cacheIsFiltered = false }
+        var next: [Key: Snapshot] = [:]
+        var touched: [Key] = []
+        func stage(_ key: Key, _ snapshot: Snapshot) {
+            if next.updateValue(snapshot, forKey: key) == nil { touched.append(key) }
+        }
+        for (path, value) in updates {
+            guard let key = path.first else {
+                // The whole location: every child is replaced or removed.
+                isComplete = true
+                cacheIsFiltered = filtered
+                for old in cache.keys { stage(old, .absent(key: old)) }
+                for child in next.keys where cache[child] == nil { stage(child, .absent(key: child)) }
+                for child in value.children { if let k = child.key { stage(k, child) } }
+                continue
+            }
+            if path.count == 1 {
+                stage(key, Snapshot(key: key, value: value.value, priority: value.priority, order: query.order))
+                continue
+            }
+            let held = next[key] ?? cache[key]
+            guard let current = held ?? (isComplete && !cacheIsFiltered ? .absent(key: key) : nil) else { continue }
+            if path.count == 2, path[1].string == ".priority" {
+                stage(key, Snapshot(key: key, value: current.value, priority: Priority(value.value), order: query.order))
+            } else {
+                let edited = current.value.replacing(path.dropFirst(), with: value.value)
+                stage(key, Snapshot(key: key, value: edited, priority: current.priority, order: query.order))
+            }
+        }
+        return commit(touched, next, dropHidden: filtered || cacheIsFiltered)
+    }
+
+    /// Whether the query shows only part of the location (bounds or a limit).
+    private var isFiltered: Bool { query.limit != nil || !range.isUnbounded }
+
+    /// One candidate child: its state before and after the update.
+    private struct Candidate {
+        let key: Key
+        var oldPosition: Int?
+        var newPosition: Int?
+        var old: Snapshot?
+        var new: Snapshot?
+        var touched: Bool
+    }
+
+    private func commit(_ touched: [Key], _ next: [Key: Snapshot], dropHidden: Bool) -> [ChildEvent] {
+        // Before: the touched children, and those near the window's edge
+        // that the update may push in or out.
+        var candidates: [Key: Candidate] = [:]
+        let oldWindow = window
+        for key in touched {
+            candidates[key] = Candidate(key: key, oldPosition: visiblePosition(key, in: oldWindow),
+                                        old: cache[key], touched: true)
+        }
+        for key in edgeKeys(margin: touched.count) where candidates[key] == nil {
+            candidates[key] = Candidate(key: key, oldPosition: visiblePosition(key, in: oldWindow),
+                                        old: cache[key], touched: false)
+        }
+        // Apply.
+        for key in touched {
+            let snapshot = next[key]!
+            if snapshot.exists {
+                cache[key] = snapshot
+                if range.contains(snapshot.sortValue, key) {
+                    _ = index.upsert(key, snapshot.sortValue)
+                } else {
+                    _ = index.remove(key)
+                }
+            } else {
+                cache[key] = nil
+                _ = index.remove(key)
+            }
+        }
+        // After.
+        let newWindow = window
+        for key in Array(candidates.keys) {
+            candidates[key]!.newPosition = visiblePosition(key, in: newWindow)
+            candidates[key]!.new = cache[key]
+        }
+        let events = events(Array(candidates.values), newWindow)
+        if dropHidden {
+            for c in candidates.values where c.newPosition == nil && cache[c.key] != nil {
+                cache[c.key] = nil
+                _ = index.remove(c.key)
+            }
+        }
+        return events
+    }
+
+    private func events(_ candidates: [Candidate], _ newWindow: Range<Int>) -> [ChildEvent] {
+        func previous(_ position: Int) -> Key? {
+            position == newWindow.lowerBound ? nil : index.key(at: position - 1)
+        }
+        var removed: [(Int, ChildEvent)] = [], added: [(Int, ChildEvent)] = []
+        var moved: [(Int, ChildEvent)] = [], changed: [(Int, ChildEvent)] = []
+        for c in candidates {
+            switch (c.oldPosition, c.newPosition) {
+            case (let old?, nil):
+                removed.append((old, ChildEvent(kind: .removed, key: c.key, snapshot: c.old!, previousKey: nil)))
+            case (nil, let new?):
+                added.append((new, ChildEvent(kind: .added, key: c.key, snapshot: c.new!, previousKey: previous(new))))
+            case (_?, let new?) where c.touched:
+                let old = c.old!, snapshot = c.new!
+                if SortValue.compare(old.sortValue, snapshot.sortValue) != 0 {
+                    moved.append((new, ChildEvent(kind: .moved, key: c.key, snapshot: snapshot, previousKey: previous(new))))
+                }
+                if old.value != snapshot.value || old.priority != snapshot.priority {
+                    changed.append((new, ChildEvent(kind: .changed, key: c.key, snapshot: snapshot,
+                                                    previousKey: previous(new))))
+                }
+            default:
+                break
+            }
+        }
+        return [removed, added, moved, changed].flatMap { group in group.sorted { $0.0 < $1.0 }.map(\.1) }
+    }
+
+    private func visiblePosition(_ key: Key, in window: Range<Int>) -> Int? {
+        guard let found = index.find(key), window.contains(found.position) else { return nil }
+        return found.position
+    }
+
+    /// The children within `margin` places of the limit window's edge (none
+    /// without a limit): the only untouched children whose visibility an
+    /// update of `margin` children can change.
+    private func edgeKeys(margin: Int) -> [Key] {
+        guard let limit = query.limit, margin > 0 else { return [] }
+        let n = index.count
+        let edge: Int
+        switch limit {
+        case .first(let k): edge = k
+        case .last(let k): edge = n - k
+        }
+        let lower = max(0, edge - margin), upper = min(n, edge + margin)
+        guard lower < upper else { return [] }
+        return (lower..<upper).map { index.key(at: $0) }
+    }
+}

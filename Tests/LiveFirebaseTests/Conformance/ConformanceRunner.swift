@@ -1,0 +1,216 @@
+// ConformanceRunner.swift — plays the Firebase SDK's sync-point scenarios
+// (syncPointSpec.json) through QueryView, as a client fed by one server
+// stream per listener would see them.
+
+import Foundation
+@testable import LiveFirebase
+import LiveModel
+
+/// The outcome of one scenario.
+enum ConformanceOutcome {
+    case passed
+    case skipped(reason: String)
+    case failed(step: Int, detail: String)
+}
+
+/// Plays one scenario.
+///
+/// Each `listen` is a stream for its query: untagged server data reaches
+/// untagged listeners, tagged data the listener with that tag (a filtered
+/// query's stream carries only its own data). A `set` or `update` is a
+/// write through the server, applied when it is made as if acknowledged at
+/// once, to every listener it concerns. Child events are compared per
+/// listener path: each event type as a set, the types in Firebase's order;
+/// `value` events are not child events and are not compared.
+struct ConformanceRunner {
+    private struct Listener {
+        let path: [Key]
+        let tag: Int?
+        let view: QueryView
+    }
+
+    let scenario: JSONValue
+
+    var name: String { scenario["name"]?.stringValue ?? "?" }
+
+    func run() -> ConformanceOutcome {
+        guard case .array(let steps)? = scenario["steps"] else { return .failed(step: 0, detail: "no steps") }
+        if let reason = skipReason(steps) { return .skipped(reason: reason) }
+        var listeners: [Listener] = []
+        // What the server holds, and the locations whose whole value it has
+        // been told (untagged data only: a filtered query's data is partial).
+        var server = JSONValue.null
+        var complete: [[Key]] = []
+        // Writes made and not yet acknowledged: shown over the server's data.
+        var unacknowledged: [[([Key], JSONValue)]] = []
+        for (number, step) in steps.enumerated() {
+            let type = step["type"]?.stringValue ?? ""
+            let path = keys(step["path"]?.stringValue ?? "")
+            let tag = step["tag"]?.numberValue.map { Int($0) }
+            var produced: [(path: [Key], event: ChildEvent)] = []
+            switch type {
+            case "listen":
+                guard let query = query(step["params"]) else { return .skipped(reason: "unsupported parameters") }
+                let listenTag = step["params"]?["tag"]?.numberValue.map { Int($0) }
+                let listener = Listener(path: path, tag: listenTag, view: QueryView(query: query))
+                listeners.append(listener)
+                // A new stream starts with a put of its location's whole
+                // value, when the server is known to have it.
+                if complete.contains(where: { path.starts(with: $0) }) {
+                    let value = server[path: Path(uncheckedKeys: path)] ?? .null
+                    for event in listener.view.apply([([], snapshot(value, query.order))], filtered: false) {
+                        produced.append((path, event))
+                    }
+                } else if hasChildEvents(step) {
+                    return .skipped(reason: "expects a new listener to show children cached by another listener "
+                                    + "before the server has sent its location's whole value")
+                }
+            case "unlisten":
+                let unlistenTag = step["params"]?["tag"]?.numberValue.map { Int($0) }
+                listeners.removeAll { $0.path == path && $0.tag == unlistenTag }
+            case "serverUpdate", "serverMerge", "set", "update":
+                let data = step["data"] ?? .null
+                let isMerge = type == "serverMerge" || type == "update"
+                let isServer = type.hasPrefix("server")
+                let writes: [([Key], JSONValue)] = isMerge
+                    ? (data.objectValue ?? [:]).map { (path + keys($0.key), $0.value) }
+                    : [(path, data)]
+                if !isServer { unacknowledged.append(writes) }
+                if tag == nil {
+                    for (p, v) in writes {
+                        server = server.replacing(p[...], with: v)
+                        complete.append(p)
+                    }
+                }
+                for listener in listeners {
+                    // Tagged data belongs to its query's stream; untagged data
+                    // and writes reach every listener they concern.
+                    if isServer, let tag, listener.tag != tag { continue }
+                    var updates = writes.compactMap { relative(listener, $0.0, $0.1) }
+                    guard !updates.isEmpty else { continue }
+                    if isMerge, !listener.view.isComplete {
+                        return .skipped(reason: "a merge reaches a listener before its location's whole value; "
+                                        + "a stream always starts with a put of the whole location")
+                    }
+                    // The server's data shows under the writes it has not
+                    // acknowledged yet (they were made after it was sent).
+                    if isServer {
+                        updates += unacknowledged.flatMap { $0.compactMap { relative(listener, $0.0, $0.1) } }
+                    }
+                    // Tagged data is the query's own; untagged data is filtered
+                    // only below a cache that already is (as Firebase SDKs do).
+                    let filtered = tag != nil || (listener.view.cacheIsFiltered && !updates.contains { $0.path.isEmpty })
+                    for event in listener.view.apply(updates, filtered: isServer ? filtered : false) {
+                        produced.append((listener.path, event))
+                    }
+                }
+            case "ackUserWrite":
+                if !unacknowledged.isEmpty { unacknowledged.removeFirst() }
+                if hasChildEvents(step) {
+                    return .skipped(reason: "expects an acknowledgement to reveal server data a local write hid; "
+                                    + "a client writing through the server hides nothing")
+                }
+            case "suppressWarning":
+                break
+            default:
+                return .skipped(reason: "step type \(type)")
+            }
+            if let mismatch = compare(expected: step["events"] ?? .array([]), produced) {
+                return .failed(step: number, detail: "\(type) \(step["path"]?.stringValue ?? ""): \(mismatch)")
+            }
+        }
+        return .passed
+    }
+
+    private func hasChildEvents(_ step: JSONValue) -> Bool {
+        (step["events"]?.arrayValue ?? []).contains { $0["type"]?.stringValue != "value" }
+    }
+
+    /// Why a scenario cannot be played by a client that only writes through
+    /// the server, if so.
+    private func skipReason(_ steps: [JSONValue]) -> String? {
+        if steps.contains(where: { $0["revert"]?.boolValue == true }) {
+            return "reverts a local write: a client writing through the server never shows a write the server refused"
+        }
+        if steps.contains(where: { $0["visible"]?.boolValue == false }) {
+            return "uses a non-visible local write (a transaction), which a REST client does not have"
+        }
+        return nil
+    }
+
+    /// The update a write at `path` makes to a listener's location, if any.
+    private func relative(_ listener: Listener, _ path: [Key], _ value: JSONValue) -> (path: [Key], value: Snapshot)? {
+        let order = listener.view.query.order
+        if path.starts(with: listener.path) {
+            let rest = Array(path.dropFirst(listener.path.count))
+            return (rest, snapshot(value, order))
+        }
+        if listener.path.starts(with: path) {
+            let below = Array(listener.path.dropFirst(path.count))
+            var current: JSONValue? = value
+            for key in below { current = current?[key.string] }
+            return ([], snapshot(current ?? .null, order))
+        }
+        return nil
+    }
+
+    private func snapshot(_ value: JSONValue, _ order: QueryOrder) -> Snapshot {
+        (try? Snapshot.parse(json: value.jsonText(), order: order)) ?? .absent(key: nil)
+    }
+
+    private func keys(_ text: String) -> [Key] {
+        text.split(separator: "/").map { Key(unchecked: String($0)) }
+    }
+
+    /// The spec's listen parameters as a query (nil for one it cannot state).
+    private func query(_ params: JSONValue?) -> DatabaseQuery? {
+        var q = DatabaseQuery()
+        guard let params else { return q }
+        if let child = params["orderBy"]?.stringValue {
+            guard let path = try? Path(child) else { return nil }
+            q = q.ordered(by: .child(path))
+        }
+        if params["orderByKey"]?.boolValue == true { q = q.ordered(by: .key) }
+        func bound(_ name: String, inclusive: Bool) -> DatabaseQuery.Bound? {
+            guard let b = params[name] else { return nil }
+            let key = b["name"]?.stringValue.map { Key(unchecked: $0) }
+            return DatabaseQuery.Bound(value: b["index"] ?? .null, key: key, isInclusive: inclusive)
+        }
+        q.start = bound("startAt", inclusive: true) ?? bound("startAfter", inclusive: false) ?? bound("equalTo", inclusive: true)
+        q.end = bound("endAt", inclusive: true) ?? bound("endBefore", inclusive: false) ?? bound("equalTo", inclusive: true)
+        if let n = params["limitToFirst"]?.numberValue { q.limit = .first(Int(n)) }
+        if let n = params["limitToLast"]?.numberValue { q.limit = .last(Int(n)) }
+        return q
+    }
+
+    /// Compares one step's expected child events with the produced ones.
+    private func compare(expected: JSONValue, _ produced: [(path: [Key], event: ChildEvent)]) -> String? {
+        var want: [String: Set<String>] = [:], got: [String: Set<String>] = [:]
+        for e in expected.arrayValue ?? [] {
+            guard let type = e["type"]?.stringValue, type != "value" else { continue }
+            let path = keys(e["path"]?.stringValue ?? "").map(\.string).joined(separator: "/")
+            let name = e["name"]?.stringValue ?? ""
+            let data = snapshot(e["data"] ?? .null, .priority)
+            let prev = type == "child_removed" ? "-" : (e["prevName"]?.stringValue ?? "null")
+            want[type, default: []].insert(describe(path, name, prev, data))
+        }
+        var lastType = -1
+        for (path, event) in produced {
+            let typeOrder = [ChildEvent.Kind.removed, .added, .moved, .changed].firstIndex(of: event.kind)!
+            if typeOrder < lastType, produced.allSatisfy({ $0.path == path }) {
+                return "events out of Firebase's order: \(produced.map(\.event))"
+            }
+            lastType = typeOrder
+            let prev = event.kind == .removed ? "-" : (event.previousKey?.string ?? "null")
+            got[event.kind.rawValue, default: []].insert(
+                describe(path.map(\.string).joined(separator: "/"), event.key.string, prev, event.snapshot))
+        }
+        guard want != got else { return nil }
+        return "expected \(want.sorted { $0.key < $1.key }), got \(got.sorted { $0.key < $1.key })"
+    }
+
+    private func describe(_ path: String, _ name: String, _ prev: String, _ data: Snapshot) -> String {
+        let priority = data.priority.map { " .priority=\($0)" } ?? ""
+        return "\(path)|\(name) prev=\(prev) \(data.value.jsonText(sortedKeys: true))\(priority)"
+    }
+}
