@@ -83,7 +83,7 @@ extension SortedCollection {
         }
     }
 
-    func notifyLoad(started: Bool) {
+    package func notifyLoad(started: Bool) {
         for observer in observers.values { (started ? observer.startLoad : observer.endLoad)?() }
     }
 

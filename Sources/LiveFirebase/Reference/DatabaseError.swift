@@ -33,6 +33,8 @@ public enum DatabaseError: Error, Sendable, Hashable {
     case invalidResponse(String)
     /// Too many redirects in a row (a loop).
     case tooManyRedirects(Int)
+    /// The collection was stopped before the data asked for had loaded.
+    case stopped
 }
 
 extension DatabaseError: CustomStringConvertible {
@@ -49,6 +51,7 @@ extension DatabaseError: CustomStringConvertible {
         case .transport(let reason): return "connection failed: \(reason)"
         case .invalidResponse(let reason): return "invalid response from the server: \(reason)"
         case .tooManyRedirects(let n): return "too many redirects (\(n))"
+        case .stopped: return "stopped before the data had loaded"
         }
     }
 }

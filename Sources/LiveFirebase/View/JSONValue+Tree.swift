@@ -17,7 +17,11 @@ extension JSONValue {
         default: members = [:]
         }
         let inner = (members[first.string] ?? .null).replacing(path.dropFirst(), with: newValue)
-        members[first.string] = inner.isAbsent ? nil : inner
+        if inner.isAbsent {
+            members.removeValue(forKey: first.string)
+        } else {
+            members[first.string] = inner
+        }
         return members.isEmpty ? .null : .object(members)
     }
 

@@ -76,6 +76,15 @@ final class QueryView {
         apply(payload.updates.map { (payload.path.keys + $0.path.keys, $0.value) })
     }
 
+    /// Makes `children` the location's whole value without raising events
+    /// (a new window seeded with what an older one showed).
+    func seed(_ children: [Snapshot]) {
+        let updates = [([Key](), Snapshot.absent(key: nil))] + children.compactMap { child in
+            child.key.map { ([$0], child) }
+        }
+        _ = apply(updates, filtered: false)
+    }
+
     /// Whether the server sends exactly the query's children: then a child
     /// that leaves the window is dropped (the server stops telling about it,
     /// so a copy would go stale). Otherwise the server sends a superset and

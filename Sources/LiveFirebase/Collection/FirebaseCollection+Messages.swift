@@ -1,0 +1,91 @@
+// FirebaseCollection+Messages.swift — applying stream messages to the view
+// and the collection.
+import LiveCollection
+import LiveModel
+
+extension FirebaseCollection {
+    /// Applies a message as if the stream had sent it: how a collection
+    /// opened with ``StreamOpener/offline`` is fed (and how tools inject
+    /// events). Payloads must be parsed with the query's order (see
+    /// ``receive(_:at:json:)``).
+    public func receive(_ message: StreamMessage) async {
+        await handle(message)
+    }
+
+    /// Parses and applies a `put` or `patch` as if the stream had sent it.
+    /// - Parameters:
+    ///   - kind: `put` replaces the value at `path` (relative to the
+    ///     location; `/` replaces everything); `patch` merges the members
+    ///     of `json`, each a relative path, into it.
+    /// - Throws: ``DatabaseError/invalidValue(_:)`` with the parser's
+    ///   position when `json` is not valid; nothing is changed then.
+    public func receive(_ kind: StreamPayload.Kind, at path: Path, json: String) async throws(DatabaseError) {
+        // The data alone first, so an error's line and column are the data's.
+        do { _ = try Snapshot.parse(json: json) } catch { throw .invalidValue(error.description) }
+        let wrapped = #"{"path":"# + JSONValue.string(path.description).jsonText() + #","data":"# + json + "}"
+        let payload: StreamPayload
+        do {
+            payload = try StreamPayload.parse(json: wrapped, kind: kind, order: view.query.order)
+        } catch {
+            throw .invalidValue(error.description) // a patch member that is not a valid path
+        }
+        await handle(kind == .put ? .put(payload) : .patch(payload))
+    }
+
+    func handle(_ message: StreamMessage) async {
+        switch message {
+        case .connected:
+            status = .connecting
+        case .put(let payload), .patch(let payload):
+            await apply(payload)
+        case .disconnected(let error, _):
+            status = .reconnecting(error)
+        case .renewingCredential:
+            break
+        case .ended(let error):
+            stream = nil
+            consumer = nil
+            status = error.map { .failed($0) } ?? .stopped
+            failWaiters(error ?? .stopped)
+        }
+    }
+
+    private func apply(_ payload: StreamPayload) async {
+        let isWhole = payload.kind == .put && payload.path.isRoot
+        let firstLoad = isWhole && !hasLoaded
+        let events = view.apply(payload)
+        if firstLoad, mode != .live {
+            // One batch: a fill of the empty collection.
+            await feed.load(view.visible)
+        } else if firstLoad {
+            collection.notifyLoad(started: true)
+            applyEach(events)
+            collection.notifyLoad(started: false)
+        } else if isWhole || events.count > 1 {
+            // A resync, a new page or a multi-child change: one batch.
+            collection.performBatch { applyEach(events) }
+        } else {
+            applyEach(events)
+        }
+        tell(events, loaded: isWhole)
+        if isWhole {
+            hasLoaded = true
+            status = .live
+            resumeWaiters()
+        }
+    }
+
+    /// Applies events to the collection through the feed: one change per
+    /// child (a move and a change of one child are one update).
+    private func applyEach(_ events: [ChildEvent]) {
+        var last: [Key: Int] = [:]
+        for (i, event) in events.enumerated() { last[event.key] = i }
+        for (i, event) in events.enumerated() where last[event.key] == i {
+            if event.kind == .removed {
+                feed.receiveRemoval(of: event.key)
+            } else {
+                feed.receive(event.snapshot)
+            }
+        }
+    }
+}

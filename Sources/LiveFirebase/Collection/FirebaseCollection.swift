@@ -1,0 +1,181 @@
+// FirebaseCollection.swift — a sorted collection kept in sync with a query
+// of a Realtime Database location.
+import LiveCollection
+import LiveModel
+
+/// A ``SortedCollection`` kept equal to a query of a database location, in
+/// one of three ``LoadMode``s; the sectioned layer (`SectionedCollection`)
+/// sits on its ``collection`` like on any other.
+///
+/// ```swift
+/// let messages = try FirebaseCollection(
+///     reference: try DatabaseReference(url: "https://my-app.firebaseio.com", path: "/rooms/lobby"),
+///     query: DatabaseQuery(order: .child("sentAt")).limited(toLast: 100),
+///     mode: .all,
+///     dataSource: DecodingDataSource<Message>())
+/// try await messages.start()          // returns once the first load is in
+/// messages.collection.count           // observe `collection` for changes
+/// messages.stop()                     // keeps the data; start() resyncs
+/// ```
+///
+/// - Every reconnect (and every ``start()`` after ``stop()``) brings the
+///   location's whole value again; it is turned into the smallest change
+///   against what the collection holds, applied as one batch: never a
+///   reload, never a duplicate or lost child.
+/// - Child events (``observeChildEvents(_:)``) come in Firebase's order per
+///   update, then a value callback (``observeValue(_:)``); the collection's
+///   own observers get positions, and a `SectionedCollection` on it index
+///   paths, as FirebaseDataSource gave them.
+/// - Nothing the server sends can crash it: a removal of an absent child or
+///   a change of an unknown one is reconciled from what it holds.
+@MainActor
+public final class FirebaseCollection<Source: ModelDataSource> {
+    public typealias Model = Source.Model
+
+    /// The location.
+    public let reference: DatabaseReference
+    /// The query, as given (``LoadMode/paged(size:)`` narrows its limit).
+    public let query: DatabaseQuery
+    /// How children load.
+    public let mode: LoadMode
+    /// The models, in query order.
+    public let collection: SortedCollection<Model>
+    /// The feed turning children into models through the data source.
+    public let feed: CollectionFeed<Source>
+    /// Where listening stands.
+    public internal(set) var status: CollectionStatus = .stopped { didSet { if status != oldValue { tellStatus() } } }
+    /// Number of pages asked for (``LoadMode/paged(size:)`` only; 1 otherwise).
+    public private(set) var pages = 1
+
+    var view: QueryView
+    let opener: StreamOpener
+    var stream: OpenedStream?
+    var consumer: Task<Void, Never>?
+    /// Number of the current stream: messages of an older one are ignored.
+    var generation = 0
+    /// Whether the first load has been applied (later loads are resyncs).
+    var hasLoaded = false
+    /// Callers of `start()` / `loadNextPage()` waiting for the next whole value.
+    var loadWaiters: [CheckedContinuation<Void, any Error>] = []
+    var childObservers: [Int: (ChildEvent) -> Void] = [:]
+    var valueObservers: [Int: () -> Void] = [:]
+    var statusObservers: [Int: (CollectionStatus) -> Void] = [:]
+    var nextObserver = 0
+
+    /// A collection of `query` at `reference`.
+    /// - Parameters:
+    ///   - opener: How the stream is opened (the real database by default;
+    ///     ``StreamOpener/offline`` for a collection fed by hand).
+    /// - Throws: ``DatabaseError/invalidQuery(_:)`` for a query Firebase
+    ///   refuses, or a page size below 1.
+    public init(reference: DatabaseReference, query: DatabaseQuery = DatabaseQuery(), mode: LoadMode = .live,
+                dataSource: Source, opener: StreamOpener) throws(DatabaseError) {
+        if case .paged(let size) = mode, size < 1 { throw .invalidQuery("the page size must be at least 1, not \(size)") }
+        self.reference = reference
+        self.query = try query.validated()
+        self.mode = mode
+        self.opener = opener
+        collection = SortedCollection<Model>(order: query.order)
+        feed = CollectionFeed(collection: collection, dataSource: dataSource)
+        view = QueryView(query: Self.effectiveQuery(query, mode: mode, pages: 1))
+    }
+
+    /// The query the stream asks for: the given one, with a limit of the
+    /// loaded pages in ``LoadMode/paged(size:)``.
+    public var effectiveQuery: DatabaseQuery { view.query }
+
+    static func effectiveQuery(_ query: DatabaseQuery, mode: LoadMode, pages: Int) -> DatabaseQuery {
+        guard case .paged(let size) = mode else { return query }
+        let (n, overflow) = size.multipliedReportingOverflow(by: pages)
+        let wanted = overflow ? Int.max : n
+        var q = query
+        switch query.limit {
+        case .first(let m)?: q.limit = .first(min(m, wanted))
+        case .last(let m)?: q.limit = .last(min(m, wanted))
+        case nil: q.limit = .first(wanted)
+        }
+        return q
+    }
+
+    /// Whether ``loadNextPage()`` can bring more children: the loaded pages
+    /// are full and the query's own limit is not reached.
+    public var hasMorePages: Bool {
+        guard case .paged = mode, let limit = view.query.limit else { return false }
+        return view.count >= limit.count && limit.count < (query.limit?.count ?? Int.max)
+    }
+
+    // MARK: Starting and stopping
+
+    /// Starts listening and returns once the location's value is loaded
+    /// (at once if already listening and loaded).
+    /// - Throws: ``DatabaseError`` when the stream ends before loading
+    ///   (permission denied, a refused query, …), or ``DatabaseError/stopped``
+    ///   if ``stop()`` is called first.
+    public func start() async throws(DatabaseError) {
+        if stream == nil { open() } else if status == .live { return }
+        try await waitForLoad()
+    }
+
+    /// Stops listening. The data stays; ``start()`` resyncs it.
+    public func stop() {
+        guard let stream else { return }
+        stream.stop()
+        self.stream = nil
+        consumer = nil
+        status = .stopped
+        failWaiters(.stopped)
+    }
+
+    /// Loads the next page (``LoadMode/paged(size:)``) and returns once it
+    /// is in; does nothing when ``hasMorePages`` is false.
+    /// - Throws: as ``start()``.
+    public func loadNextPage() async throws(DatabaseError) {
+        guard case .paged = mode, hasMorePages else { return }
+        pages += 1
+        // The new window holds the old one: seed it with what is shown, so
+        // the stream's first value changes only what is new.
+        let next = QueryView(query: Self.effectiveQuery(query, mode: mode, pages: pages))
+        next.seed(view.visible)
+        view = next
+        stream?.stop()
+        stream = nil
+        open()
+        try await waitForLoad()
+    }
+
+    func open() {
+        generation += 1
+        let current = generation
+        let opened = opener.open(reference, view.query)
+        stream = opened
+        status = .connecting
+        consumer = Task { [weak self] in
+            for await message in opened.messages {
+                guard let self, self.generation == current, self.stream != nil else { return }
+                await self.handle(message)
+            }
+        }
+    }
+
+    private func waitForLoad() async throws(DatabaseError) {
+        do {
+            try await withCheckedThrowingContinuation { loadWaiters.append($0) }
+        } catch let error as DatabaseError {
+            throw error
+        } catch {
+            throw .transport(String(describing: error))
+        }
+    }
+
+    func resumeWaiters() {
+        let waiters = loadWaiters
+        loadWaiters.removeAll()
+        for w in waiters { w.resume() }
+    }
+
+    func failWaiters(_ error: DatabaseError) {
+        let waiters = loadWaiters
+        loadWaiters.removeAll()
+        for w in waiters { w.resume(throwing: error) }
+    }
+}

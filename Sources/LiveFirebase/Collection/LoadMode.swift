@@ -1,0 +1,41 @@
+// LoadMode.swift — how a Firebase collection loads its children.
+
+/// How a ``FirebaseCollection`` loads (the three modes of CWFirebaseCollection).
+public enum LoadMode: Sendable, Hashable {
+    /// Child by child: the initial children arrive as single additions (in
+    /// the sequential contract), then every change as it happens.
+    case live
+    /// Everything at once: the initial children arrive as one batch, then
+    /// every change as it happens.
+    case all
+    /// A page of `size` children at a time, in query order: the first page
+    /// as one batch, the next one when ``FirebaseCollection/loadNextPage()``
+    /// is called. Listening runs from the first page, so new, changed, moved
+    /// and removed children inside the loaded range show up live.
+    case paged(size: Int)
+}
+
+/// Where a ``FirebaseCollection`` stands.
+public enum CollectionStatus: Sendable, Equatable, CustomStringConvertible {
+    /// Not listening (never started, or stopped); the data is kept.
+    case stopped
+    /// Connecting, or connected and waiting for the location's value.
+    case connecting
+    /// Loaded and listening.
+    case live
+    /// The connection was lost; it comes back by itself and resyncs.
+    case reconnecting(DatabaseError)
+    /// Listening ended for good (permission denied, credential revoked and
+    /// not renewable, a refused query, …); the data is kept.
+    case failed(DatabaseError)
+
+    public var description: String {
+        switch self {
+        case .stopped: return "stopped"
+        case .connecting: return "connecting"
+        case .live: return "live"
+        case .reconnecting(let error): return "reconnecting (\(error))"
+        case .failed(let error): return "failed: \(error)"
+        }
+    }
+}

@@ -1,0 +1,36 @@
+// StreamOpener.swift — how a Firebase collection opens the stream of its query.
+import LiveModel
+
+/// An open stream: its messages, and how to stop it.
+public struct OpenedStream: Sendable {
+    /// The stream's messages, in order; the last is ``StreamMessage/ended(_:)``.
+    public let messages: AsyncStream<StreamMessage>
+    /// Stops the stream (it then ends with `ended(nil)`).
+    public let stop: @Sendable () -> Void
+
+    public init(messages: AsyncStream<StreamMessage>, stop: @escaping @Sendable () -> Void) {
+        self.messages = messages
+        self.stop = stop
+    }
+}
+
+/// Opens the stream of a query at a location. ``database(transport:configuration:)``
+/// is the real one; ``offline`` never connects, for collections fed only by
+/// ``FirebaseCollection/receive(_:)``.
+public struct StreamOpener: Sendable {
+    let open: @Sendable (DatabaseReference, DatabaseQuery) -> OpenedStream
+
+    public init(_ open: @escaping @Sendable (DatabaseReference, DatabaseQuery) -> OpenedStream) {
+        self.open = open
+    }
+
+    /// A stream that never sends anything until stopped: the collection
+    /// holds only what it is given through ``FirebaseCollection/receive(_:)``.
+    public static let offline = StreamOpener { _, _ in
+        let (messages, continuation) = AsyncStream.makeStream(of: StreamMessage.self)
+        return OpenedStream(messages: messages) {
+            continuation.yield(.ended(nil))
+            continuation.finish()
+        }
+    }
+}

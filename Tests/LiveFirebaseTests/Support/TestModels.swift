@@ -1,0 +1,48 @@
+// TestModels.swift — a model holding a child's raw value, and a seeded RNG.
+
+import LiveModel
+
+/// A model that keeps a child's value as it came.
+struct RawChild: LiveModelProtocol, Equatable {
+    let identifier: Key
+    var dictionary: JSONValue
+
+    init(identifier: Key, dictionary: JSONValue) {
+        self.identifier = identifier
+        self.dictionary = dictionary
+    }
+
+    mutating func update(with dictionary: JSONValue) { self.dictionary = dictionary }
+}
+
+/// A small seeded generator (SplitMix64), so randomised tests replay.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// The seed of a randomised test: `LIVE_SEED` from the environment, or a new one.
+func testSeed() -> UInt64 {
+    if let text = ProcessInfoEnvironment.value("LIVE_SEED"), let seed = UInt64(text) { return seed }
+    return UInt64.random(in: 1...UInt64.max)
+}
+
+enum ProcessInfoEnvironment {
+    static func value(_ name: String) -> String? {
+        guard let raw = getenv(name) else { return nil }
+        return String(cString: raw)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
