@@ -21,7 +21,7 @@ extension FirebaseCollection {
     ///   position when `json` is not valid; nothing is changed then.
     public func receive(_ kind: StreamPayload.Kind, at path: Path, json: String) async throws(DatabaseError) {
         // The data alone first, so an error's line and column are the data's.
-        do { _ = try Snapshot.parse(json: json) } catch { throw .invalidValue(error.description) }
+        do { _ = try JSONValue(parsing: json) } catch { throw .invalidValue(error.description) }
         let wrapped = #"{"path":"# + JSONValue.string(path.description).jsonText() + #","data":"# + json + "}"
         let payload: StreamPayload
         do {

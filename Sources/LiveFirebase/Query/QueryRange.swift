@@ -49,7 +49,7 @@ struct QueryRange: Sendable {
     /// every child with its value, so `startAt(v)` takes them all and
     /// `startAfter(v)` none.
     private func compare(_ value: SortValue, _ key: Key, _ post: Post) -> Int {
-        if byKey { return Key.compare(key, post.key!) }
+        if byKey, let boundKey = post.key { return Key.compare(key, boundKey) }
         let c = SortValue.compare(value, post.value)
         guard c == 0, let boundKey = post.key else { return c }
         return Key.compare(key, boundKey)

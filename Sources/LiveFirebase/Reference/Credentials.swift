@@ -34,19 +34,34 @@ public enum Credential: Sendable, Hashable {
 
     /// Adds the credential to a request whose URL was built by
     /// ``DatabaseURL``: a query item, or the `Authorization` header.
+    ///
+    /// A URL that carries a token already (a redirect target) has it
+    /// replaced, never duplicated.
     func apply(to request: inout URLRequest) {
-        if let name = queryName, let url = request.url,
-           var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
-            let item = name + "=" + QueryEncoding.percentEncode(token)
-            // A redirect target may carry the token already: replace it.
-            let existing = (components.percentEncodedQuery ?? "").split(separator: "&").filter {
-                !$0.hasPrefix(name + "=")
-            }.map(String.init)
-            components.percentEncodedQuery = (existing + [item]).joined(separator: "&")
-            request.url = components.url ?? url
-        } else {
+        guard let name = queryName else {
             request.setValue("Bearer " + token, forHTTPHeaderField: "Authorization")
+            return
         }
+        guard let url = request.url else { return }
+        let item = name + "=" + QueryEncoding.percentEncode(token)
+        // Work on the text: the query is already percent-encoded, and
+        // URLComponents would re-encode or refuse some of it.
+        var text = url.absoluteString
+        var fragment = ""
+        if let hash = text.firstIndex(of: "#") {
+            fragment = String(text[hash...])
+            text = String(text[..<hash])
+        }
+        var base = text
+        var items: [String] = []
+        if let q = text.firstIndex(of: "?") {
+            base = String(text[..<q])
+            items = text[text.index(after: q)...].split(separator: "&").map(String.init).filter {
+                let itemName = QueryEncoding.decodedName(of: $0)
+                return itemName != "auth" && itemName != "access_token"
+            }
+        }
+        request.url = URL(string: base + "?" + (items + [item]).joined(separator: "&") + fragment) ?? url
     }
 }
 
@@ -61,6 +76,11 @@ extension Credential: CustomStringConvertible, CustomDebugStringConvertible {
     }
 
     public var debugDescription: String { description }
+}
+
+extension Credential: CustomReflectable {
+    /// No children: `dump` and debuggers show the kind, never the token.
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .enum) }
 }
 
 /// Where a client gets its credential: none (an open database), a fixed

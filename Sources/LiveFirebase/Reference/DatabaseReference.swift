@@ -33,9 +33,13 @@ public struct DatabaseReference: Sendable, CustomStringConvertible {
     }
 
     /// The reference to a location below this one.
-    public func child(_ relative: Path) -> DatabaseReference {
-        // Both paths are valid; only the total depth or length can fail.
-        let joined = (try? path.appending(relative)) ?? path
+    /// - Throws: ``DatabaseError/invalidURL(_:reason:)`` when the joined
+    ///   path would be deeper than 32 segments or longer than 768 bytes.
+    public func child(_ relative: Path) throws(DatabaseError) -> DatabaseReference {
+        let joined: Path
+        do { joined = try path.appending(relative) } catch {
+            throw .invalidURL("\(path)\(relative.isRoot ? "" : relative.description)", reason: error.description)
+        }
         return DatabaseReference(database: database, path: joined, credentials: credentials)
     }
 

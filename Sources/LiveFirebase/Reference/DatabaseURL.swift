@@ -25,46 +25,75 @@ public struct DatabaseURL: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses a database URL.
     /// - Throws: ``DatabaseError/invalidURL(_:reason:)`` for another scheme,
-    ///   no host, a path other than `/`, a fragment, user information, or
-    ///   query parameters other than `ns`.
+    ///   no host (or one that cannot be put in a URL), a port out of range,
+    ///   a path other than `/`, a fragment, user information, or query
+    ///   parameters other than one `ns`.
     public init(_ string: String) throws(DatabaseError) {
+        // Errors quote the URL without its secrets.
+        let shown = DatabaseURL.shown(string)
         guard let components = URLComponents(string: string) else {
-            throw .invalidURL(string, reason: "not a URL")
+            throw .invalidURL(shown, reason: "not a URL")
         }
         let scheme = components.scheme?.lowercased() ?? ""
         guard scheme == "http" || scheme == "https" else {
-            throw .invalidURL(string, reason: "the scheme must be https (or http for a local server)")
+            throw .invalidURL(shown, reason: "the scheme must be https (or http for a local server)")
         }
-        guard let host = components.host, !host.isEmpty else { throw .invalidURL(string, reason: "no host") }
+        guard var host = components.host, !host.isEmpty else { throw .invalidURL(shown, reason: "no host") }
+        if host.hasPrefix("["), host.hasSuffix("]") {
+            // An IPv6 address: kept bare, bracketed again in URLs.
+            host = String(host.dropFirst().dropLast())
+        }
         guard components.path.isEmpty || components.path == "/" else {
-            throw .invalidURL(string, reason: "a database URL has no path; give the location as a Path")
+            throw .invalidURL(shown, reason: "a database URL has no path; give the location as a Path")
         }
         guard components.fragment == nil, components.user == nil, components.password == nil else {
-            throw .invalidURL(string, reason: "no fragment or user information is allowed")
+            throw .invalidURL(shown, reason: "no fragment or user information is allowed")
         }
         var namespace: String?
         for item in components.queryItems ?? [] {
             guard item.name == "ns", let value = item.value, !value.isEmpty else {
-                throw .invalidURL(string, reason: "only the query parameter ns=NAMESPACE is allowed")
+                throw .invalidURL(shown, reason: "only the query parameter ns=NAMESPACE is allowed")
             }
+            guard namespace == nil else { throw .invalidURL(shown, reason: "ns is given more than once") }
             namespace = value
         }
         if let port = components.port, !(1...65535).contains(port) {
-            throw .invalidURL(string, reason: "port \(port) is out of range")
+            throw .invalidURL(shown, reason: "port \(port) is out of range")
         }
         self.scheme = scheme
-        self.host = host
+        self.host = host.lowercased()
         self.port = components.port
         self.namespace = namespace
+        guard URL(string: base + "/.json") != nil else {
+            throw .invalidURL(shown, reason: "the host \(host) cannot be used in a URL")
+        }
+    }
+
+    /// `text` without user information or `auth` / `access_token` values.
+    static func shown(_ text: String) -> String {
+        var text = QueryEncoding.redact(text)
+        if let scheme = text.range(of: "://") {
+            let rest = text[scheme.upperBound...]
+            let authorityEnd = rest.firstIndex(where: { "/?#".contains($0) }) ?? rest.endIndex
+            if let at = rest[..<authorityEnd].lastIndex(of: "@") {
+                text.replaceSubrange(scheme.upperBound...at, with: "<redacted>@")
+            }
+        }
+        return text
+    }
+
+    /// `scheme://host[:port]`, an IPv6 address in brackets.
+    private var base: String {
+        var text = scheme + "://" + (host.contains(":") ? "[" + host + "]" : host)
+        if let port { text += ":\(port)" }
+        return text
     }
 
     /// The REST URL of `path`: `<base>/<path>.json?<parameters>[&ns=…]`,
     /// every key and parameter percent-encoded.
     /// - Complexity: O(length of the path and parameters).
     public func restURL(for path: Path, parameters: [(name: String, value: String)] = []) -> URL {
-        var text = scheme + "://" + (host.contains(":") ? "[" + host + "]" : host)
-        if let port { text += ":\(port)" }
-        text += "/" + path.keys.map { QueryEncoding.percentEncode($0.string) }.joined(separator: "/") + ".json"
+        var text = base + "/" + path.keys.map { QueryEncoding.percentEncode($0.string) }.joined(separator: "/") + ".json"
         var items = parameters
         if let namespace { items.append(("ns", namespace)) }
         if !items.isEmpty { text += "?" + QueryEncoding.query(items) }
@@ -74,10 +103,10 @@ public struct DatabaseURL: Sendable, Hashable, CustomStringConvertible {
         return url
     }
 
+    /// The database URL in a form ``init(_:)`` reads back.
     public var description: String {
-        var text = scheme + "://" + host
-        if let port { text += ":\(port)" }
-        if let namespace { text += "?ns=" + namespace }
+        var text = base
+        if let namespace { text += "?ns=" + QueryEncoding.percentEncode(namespace) }
         return text
     }
 }

@@ -28,14 +28,34 @@ enum QueryEncoding {
         items.map { percentEncode($0.name) + "=" + percentEncode($0.value) }.joined(separator: "&")
     }
 
-    /// Removes the values of `auth` and `access_token` from a URL's text.
+    /// Removes the values of `auth` and `access_token` from a URL's text
+    /// (however their names are percent-encoded).
     static func redact(_ url: String) -> String {
         guard let q = url.firstIndex(of: "?") else { return url }
         let head = url[..<q]
         let parts = url[url.index(after: q)...].split(separator: "&", omittingEmptySubsequences: false).map { part in
-            let name = part.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+            let name = decodedName(of: part)
             return name == "auth" || name == "access_token" ? name + "=<redacted>" : String(part)
         }
         return head + "?" + parts.joined(separator: "&")
+    }
+
+    /// The name of a query item `name=value`, percent-decoded (`+` is a
+    /// space), as a server reads it.
+    static func decodedName<S: StringProtocol>(of item: S) -> String {
+        let raw = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        var bytes: [UInt8] = []
+        var iterator = raw.utf8.makeIterator()
+        while let byte = iterator.next() {
+            if byte == UInt8(ascii: "+") {
+                bytes.append(UInt8(ascii: " "))
+            } else if byte == UInt8(ascii: "%"), let high = iterator.next(), let low = iterator.next(),
+                      let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) {
+                bytes.append(value)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
