@@ -78,7 +78,7 @@ let package = Package(
         .executableTarget(
             name: "LiveBench",
             dependencies: [
-                "CLiveCore", "CJansson", "LiveModel", "LiveCollection", "LiveSections", "LiveServer",
+                "CLiveCore", "CJansson", "LiveModel", "LiveCollection", "LiveSections", "LiveServer", "LiveFirebase",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/LiveBench"

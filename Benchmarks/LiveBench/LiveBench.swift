@@ -14,7 +14,7 @@ struct LiveBench: AsyncParsableCommand {
         """)
 
     enum Part: String, ExpressibleByArgument, CaseIterable {
-        case load, events, collection, sections, server
+        case load, events, collection, sections, server, firebase
     }
 
     @Option(help: "Children in the initial-load snapshot.")
@@ -29,7 +29,7 @@ struct LiveBench: AsyncParsableCommand {
     @Option(help: "Runs per figure; the median is reported.")
     var repeats = 3
 
-    @Option(parsing: .upToNextOption, help: "Which parts to run (load, events, collection, sections, server).")
+    @Option(parsing: .upToNextOption, help: "Which parts to run (load, events, collection, sections, server, firebase).")
     var only: [Part] = Part.allCases
 
     @Flag(help: "Skip the Foundation JSONSerialization baseline (about 10 s at 1M children).")
@@ -55,6 +55,26 @@ struct LiveBench: AsyncParsableCommand {
         if only.contains(.collection) { await runCollection() }
         if only.contains(.sections) { runSections() }
         if only.contains(.server) { try await runServer() }
+        if only.contains(.firebase) { try await runFirebase() }
+    }
+
+    @MainActor
+    private func runFirebase() async throws {
+        let writes = quick ? 2_000 : 20_000
+        var r = Report(title: "LiveFirebase end to end on loopback: write at the server -> collection observer (orderByChild)")
+        for children in quick ? [1_000, 20_000] : [1_000, 100_000] {
+            var runs: [FirebaseBenchmark.Figures] = []
+            for _ in 0..<repeats {
+                runs.append(try await FirebaseBenchmark.run(children: children, writes: writes, pacedWrites: 500))
+            }
+            let load = Timing.median(runs.map(\.loadSeconds)), fetch = Timing.median(runs.map(\.fetchSeconds))
+            r.add("initial load of \(children) children (mode all)", load * 1e3, unit: "ms",
+                  against: ("plain GET of the same bytes", fetch * 1e3))
+            r.add("events per second, \(children) children", Timing.median(runs.map(\.eventsPerSecond)), unit: "ev/s")
+            r.add("write-to-callback latency median, \(children) children", Timing.median(runs.map(\.medianLatency)) * 1e3, unit: "ms")
+            r.add("write-to-callback latency p99, \(children) children", Timing.median(runs.map(\.p99Latency)) * 1e3, unit: "ms")
+        }
+        r.print()
     }
 
     @Option(help: "Writes per listener count in the server benchmark.")

@@ -69,7 +69,7 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     /// - Throws: ``DatabaseError/invalidQuery(_:)`` for a query Firebase
     ///   refuses, or a page size below 1.
     public init(reference: DatabaseReference, query: DatabaseQuery = DatabaseQuery(), mode: LoadMode = .live,
-                dataSource: Source, opener: StreamOpener) throws(DatabaseError) {
+                dataSource: Source, opener: StreamOpener = .database()) throws(DatabaseError) {
         if case .paged(let size) = mode, size < 1 { throw .invalidQuery("the page size must be at least 1, not \(size)") }
         self.reference = reference
         self.query = try query.validated()

@@ -35,7 +35,7 @@ public final class JoinedCollection<Model: LiveModelProtocol> {
 
     /// - Throws: ``DatabaseError/invalidQuery(_:)`` for a query Firebase refuses.
     public init(index: DatabaseReference, query: DatabaseQuery = DatabaseQuery(order: .key),
-                data: DatabaseReference, opener: StreamOpener) throws(DatabaseError) {
+                data: DatabaseReference, opener: StreamOpener = .database()) throws(DatabaseError) {
         self.index = index
         self.data = data
         self.opener = opener

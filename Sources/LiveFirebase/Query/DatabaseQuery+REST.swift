@@ -28,6 +28,13 @@ extension DatabaseQuery {
         return items
     }
 
+    /// The parameters of a stream of this query: ``restParameters`` and
+    /// `format=export`, so priorities arrive with the data (the default
+    /// order and `orderByPriority` need them).
+    public var streamParameters: [(name: String, value: String)] {
+        restParameters + [("format", "export")]
+    }
+
     /// Whether the server's answer is exactly the query's result (its bounds
     /// are expressible in the REST API), so the server keeps the window.
     var serverAppliesLimit: Bool {

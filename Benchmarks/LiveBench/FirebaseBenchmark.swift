@@ -1,0 +1,140 @@
+// FirebaseBenchmark.swift — LiveFirebase end to end on loopback: a write at
+// the server to a collection observer's callback (events per second and
+// latency), and the initial load of a location over HTTP.
+
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import LiveCollection
+import LiveFirebase
+import LiveModel
+import LiveServer
+
+/// A child of the benchmark: a score (the write time, in ns) and a title.
+struct BenchChild: LiveModelProtocol, Codable, Sendable {
+    var identifier: Key
+    var s: Double
+    var t: String
+}
+
+@MainActor
+enum FirebaseBenchmark {
+    struct Figures {
+        var loadSeconds: Double      // FirebaseCollection.start() with mode .all
+        var fetchSeconds: Double     // the same bytes with a plain GET (baseline)
+        var eventsPerSecond: Double  // pipelined writes, observed
+        var medianLatency: Double    // one write at a time
+        var p99Latency: Double
+    }
+
+    static func run(children: Int, writes: Int, pacedWrites: Int) async throws -> Figures {
+        let server = try await LiveServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let origin = DispatchTime.now().uptimeNanoseconds
+        let now: @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds - origin }
+
+        // The location: `children` children ordered by `s`.
+        var body = "{"
+        for i in 0..<children { body += (i == 0 ? "" : ",") + #""k\#(i)":{"s":\#(i),"t":"title \#(i)"}"# }
+        body += "}"
+        let document = body
+        try await blocking {
+            let socket = try BenchSocket(port: server.port)
+            try socket.send("PUT /items.json HTTP/1.1\r\nHost: x\r\nContent-Length: \(document.utf8.count)\r\n\r\n\(document)")
+            try socket.readResponse()
+        }
+
+        // Baseline: the same location's bytes with a plain GET.
+        let url = try DatabaseURL(server.url).restURL(for: "/items", parameters: DatabaseQuery(order: .child("s")).streamParameters)
+        let fetchStart = now()
+        _ = try await URLSessionHTTPTransport.shared.send(URLRequest(url: url))
+        let fetchSeconds = Double(now() - fetchStart) / 1e9
+
+        let reference = try DatabaseReference(url: server.url, path: "/items")
+        let collection = try FirebaseCollection(reference: reference, query: DatabaseQuery(order: .child("s")),
+                                                mode: .all, dataSource: DecodingDataSource<BenchChild>())
+        let loadStart = now()
+        try await collection.start()
+        let loadSeconds = Double(now() - loadStart) / 1e9
+        guard collection.collection.count == children else {
+            throw BenchError("loaded \(collection.collection.count) of \(children) children")
+        }
+
+        // Every observed update: its count, and the latency its value carries.
+        var observed = 0
+        var latencies: [UInt64] = []
+        let token = collection.collection.observeUpdates { update in
+            observed += 1
+            for model in update.movedModels + update.updatedModels + update.insertedModels {
+                latencies.append(now() &- UInt64(model.s))
+            }
+        }
+        defer { token.cancel() }
+
+        // Throughput: writes pipelined on one connection, 16 in flight.
+        let port = server.port
+        let throughputStart = now()
+        // A thread of its own: the socket blocks, and the cooperative pool
+        // must stay free for the stream.
+        let failures = Counter()
+        Thread {
+            do {
+                let socket = try BenchSocket(port: port)
+                var sent = 0
+                while sent < writes {
+                    let batch = min(16, writes - sent)
+                    var text = ""
+                    for i in 0..<batch {
+                        let value = String(now())
+                        text += "PUT /items/k\((sent + i) % children)/s.json HTTP/1.1\r\nHost: x\r\nContent-Length: \(value.utf8.count)\r\n\r\n\(value)"
+                    }
+                    try socket.send(text)
+                    for _ in 0..<batch { try socket.readResponse() }
+                    sent += batch
+                }
+            } catch {
+                failures.add(1)
+            }
+        }.start()
+        while observed < writes {
+            try await Task.sleep(for: .microseconds(200))
+            if Double(now() - throughputStart) > 60e9 { throw BenchError("saw \(observed) of \(writes) events") }
+        }
+        if failures.value > 0 { throw BenchError("the writer failed") }
+        let eventsPerSecond = Double(writes) / (Double(now() - throughputStart) / 1e9)
+
+        // Latency: one write at a time, waiting for its event.
+        latencies.removeAll()
+        let socket = try BenchSocket(port: port)
+        for i in 0..<pacedWrites {
+            let before = observed
+            let value = String(now())
+            try await blocking {
+                try socket.send("PUT /items/k\(i % children)/s.json HTTP/1.1\r\nHost: x\r\nContent-Length: \(value.utf8.count)\r\n\r\n\(value)")
+                try socket.readResponse()
+            }
+            while observed == before { await Task.yield() }
+        }
+        let sorted = latencies.sorted()
+        func quantile(_ q: Double) -> Double {
+            sorted.isEmpty ? .nan : Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * q))]) / 1e9
+        }
+        collection.stop()
+        return Figures(loadSeconds: loadSeconds, fetchSeconds: fetchSeconds, eventsPerSecond: eventsPerSecond,
+                       medianLatency: quantile(0.5), p99Latency: quantile(0.99))
+    }
+
+    private static func blocking(_ body: @escaping @Sendable () throws -> Void) async throws {
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+            DispatchQueue.global().async {
+                do { try body(); done.resume() } catch { done.resume(throwing: error) }
+            }
+        }
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,162 @@
+// DatabaseStream.swift — a live stream of a location's changes: the
+// state machine driven by a transport and timers.
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Logging
+import LiveModel
+
+/// The server-sent event stream of a location (or a query's window),
+/// reconnecting by itself.
+///
+/// ```swift
+/// let stream = DatabaseStream(reference: try DatabaseReference(url: "https://x.firebaseio.com",
+///                                                              path: "/rooms/lobby"))
+/// for await message in await stream.start() {
+///     switch message {
+///     case .put(let payload), .patch(let payload): apply(payload)
+///     case .ended(let error): report(error)
+///     default: break
+///     }
+/// }
+/// ```
+///
+/// The stream requests `GET <location>.json` with `Accept:
+/// text/event-stream` and the query's parameters, follows redirects with
+/// its credential, renews a provider's credential when the server revokes
+/// or refuses it, reconnects with backoff after failures and after
+/// ``StreamConfiguration/keepAliveTimeout`` of silence, and parses every
+/// payload off the main actor. ``StreamMessage`` lists what it tells.
+///
+/// Logs go to the `LiveFirebase.stream` logger (connections at debug,
+/// disconnections and ends at notice), and neither logs nor errors ever
+/// contain a token.
+public actor DatabaseStream {
+    /// The location streamed, with its credentials.
+    public nonisolated let reference: DatabaseReference
+    /// The query whose window is streamed.
+    public nonisolated let query: DatabaseQuery
+    /// Timing and limits.
+    public nonisolated let configuration: StreamConfiguration
+    let transport: any StreamTransport
+    let logger: Logger
+
+    var machine: StreamMachine?
+    var continuation: AsyncStream<StreamMessage>.Continuation?
+    /// Identifies the current ``start()``.
+    var run = 0
+    /// Identifies the current connection; stale events carry an older one.
+    var connection = 0
+    var connectionTask: Task<Void, Never>?
+    var reconnectTask: Task<Void, Never>?
+    var keepAliveDeadline: ContinuousClock.Instant?
+    var keepAliveTask: Task<Void, Never>?
+    var redactor = StreamRedactor()
+
+    /// A stream of `reference` (and `query`), not started yet.
+    ///
+    /// - Parameters:
+    ///   - transport: Opens the connections; by default a
+    ///     ``URLSessionStreamTransport`` of the stream's own.
+    ///   - logger: Where connections and failures are logged.
+    public init(reference: DatabaseReference, query: DatabaseQuery = DatabaseQuery(),
+                transport: any StreamTransport = URLSessionStreamTransport(),
+                configuration: StreamConfiguration = StreamConfiguration(),
+                logger: Logger = Logger(label: "LiveFirebase.stream")) {
+        self.reference = reference
+        self.query = query
+        self.transport = transport
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Connects, and returns the messages of this run (for one consumer).
+    ///
+    /// Calling it again stops the current run (its messages end with
+    /// `.ended(nil)`) and starts afresh. Ending the iteration of the
+    /// messages stops the stream. An invalid query ends at once with
+    /// ``DatabaseError/invalidQuery(_:)``.
+    public func start() -> AsyncStream<StreamMessage> {
+        stop()
+        run += 1
+        let current = run
+        let (messages, continuation) = AsyncStream.makeStream(of: StreamMessage.self)
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.consumerLeft(run: current) }
+        }
+        self.continuation = continuation
+        let valid: DatabaseQuery
+        do { valid = try query.validated() } catch {
+            deliver(.ended(error))
+            return messages
+        }
+        let url = reference.database.restURL(for: reference.path, parameters: valid.streamParameters)
+        machine = StreamMachine(url: url, order: valid.order, configuration: configuration,
+                                canRefresh: reference.credentials.canRefresh, seed: UInt64.random(in: .min ... .max))
+        handle(.start)
+        return messages
+    }
+
+    /// Closes the connection and ends the messages with `.ended(nil)`; does
+    /// nothing when the stream is not running.
+    public func stop() {
+        handle(.stop)
+    }
+
+    /// Whether a run is going on (started, not ended).
+    public var isRunning: Bool { machine != nil }
+
+    // MARK: Driving the machine
+
+    /// Feeds `input` to the machine and performs its actions.
+    func handle(_ input: StreamMachine.Input) {
+        guard var current = machine else { return }
+        machine = nil  // the only reference while it changes: its buffers are not copied
+        let actions = current.handle(input)
+        machine = current
+        for action in actions { perform(action) }
+    }
+
+    /// Feeds `input` if it comes from the current connection.
+    func handle(_ input: StreamMachine.Input, connection id: Int) {
+        guard id == connection else { return }
+        handle(input)
+    }
+
+    private func perform(_ action: StreamMachine.Action) {
+        switch action {
+        case .connect(let url, let forceRefresh): openConnection(url, forceRefresh: forceRefresh)
+        case .armKeepAlive(let timeout): armKeepAlive(timeout)
+        case .scheduleReconnect(let delay): scheduleReconnect(after: delay)
+        case .closeConnection: closeConnection()
+        case .deliver(let message): deliver(message)
+        }
+    }
+
+    /// Hands `message` (scrubbed) to the consumer; after `.ended`, stops
+    /// everything.
+    func deliver(_ message: StreamMessage) {
+        let message = redactor.scrub(message)
+        switch message {
+        case .connected:
+            logger.debug("stream open", metadata: ["location": "\(reference.path)"])
+        case .put, .patch:
+            logger.trace("\(message)", metadata: ["location": "\(reference.path)"])
+        case .disconnected, .renewingCredential, .ended:
+            logger.notice("\(message)", metadata: ["location": "\(reference.path)"])
+        }
+        continuation?.yield(message)
+        guard case .ended = message else { return }
+        continuation?.finish()
+        continuation = nil
+        machine = nil
+        closeConnection()
+        reconnectTask?.cancel()
+        reconnectTask = nil
+    }
+
+    private func consumerLeft(run ended: Int) {
+        if ended == run { stop() }
+    }
+}
