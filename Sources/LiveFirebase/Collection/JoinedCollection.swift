@@ -145,7 +145,7 @@ public final class JoinedCollection<Model: LiveModelProtocol> {
     }
 
     private func resumeIfLoaded(force: Bool = false) {
-        guard force || (indexLoaded && loadingCount == 0) else { return }
+        guard !loadWaiters.isEmpty, force || (indexLoaded && loadingCount == 0) else { return }
         let waiters = loadWaiters
         loadWaiters.removeAll()
         for w in waiters { w.resume() }

@@ -60,12 +60,6 @@ final class QueryView {
         return out
     }
 
-    /// Whether `key` is visible, and where. - Complexity: O(log n).
-    func position(of key: Key) -> Int? {
-        guard let found = index.find(key), window.contains(found.position) else { return nil }
-        return found.position - window.lowerBound
-    }
-
     // MARK: Updating
 
     /// Applies a stream event whose path is relative to this view's location.

@@ -106,21 +106,7 @@ struct FirebaseCollectionServerTests {
     /// The server's own answer to the query, with its exact parameters
     /// (LiveServer's `startAfter` and `…Key` extensions), in query order.
     private func serverAnswer(_ server: LiveServer, _ query: DatabaseQuery) async throws -> [Key] {
-        var params = [("orderBy", JSONValue.string(query.order.description).jsonText()), ("format", "export")]
-        func bound(_ b: DatabaseQuery.Bound?, _ inclusive: String, _ exclusive: String) {
-            guard let b else { return }
-            let name = b.isInclusive ? inclusive : exclusive
-            params.append((name, b.value.jsonText()))
-            if let key = b.key { params.append((name + "Key", JSONValue.string(key.string).jsonText())) }
-        }
-        bound(query.start, "startAt", "startAfter")
-        bound(query.end, "endAt", "endBefore")
-        switch query.limit {
-        case .first(let n)?: params.append(("limitToFirst", String(n)))
-        case .last(let n)?: params.append(("limitToLast", String(n)))
-        case nil: break
-        }
-        let url = try DatabaseURL(server.url).restURL(for: "/items", parameters: params)
+        let url = try DatabaseURL(server.url).restURL(for: "/items", parameters: RESTQueryTests.exactParameters(query))
         let (data, _) = try await URLSessionHTTPTransport.shared.send(URLRequest(url: url))
         return try Snapshot.parse(json: data, order: query.order).orderedChildren().compactMap(\.key)
     }

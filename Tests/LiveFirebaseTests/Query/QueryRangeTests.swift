@@ -9,9 +9,9 @@ import struct LiveServer.Query
 import Testing
 
 @Suite struct QueryRangeTests {
-    @Test(arguments: RESTSeededGenerator.testSeeds)
+    @Test(arguments: SeededGenerator.testSeeds)
     func matchesOracles(seed: UInt64) throws {
-        var rng = RESTSeededGenerator(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         var checked = 0
         for round in 0..<150 {
             let children = RESTQueryFixtures.children(using: &rng)

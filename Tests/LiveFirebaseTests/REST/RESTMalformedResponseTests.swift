@@ -178,9 +178,9 @@ import Testing
         }
     }
 
-    @Test(arguments: RESTSeededGenerator.testSeeds)
+    @Test(arguments: SeededGenerator.testSeeds)
     func randomAnswersNeverCrash(seed: UInt64) async throws {
-        var rng = RESTSeededGenerator(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         let fragments = ["{", "}", "[", "]", "\"", ":", ",", "a", "\"k\"", "1", "-", "e9", "null", "true", ".priority",
                          "\".value\"", "\\u00e9", "\\", " ", "é", "\u{0}", "<html>", "{\"error\":", "\"name\""]
         let statuses = [200, 200, 200, 204, 301, 307, 400, 401, 403, 404, 412, 500, 503]

@@ -32,11 +32,11 @@ import Testing
         return items
     }
 
-    @Test(arguments: RESTSeededGenerator.testSeeds)
+    @Test(arguments: SeededGenerator.testSeeds)
     func randomQueriesMatchTheServer(seed: UInt64) async throws {
         try await withServer { server in
             let client = try restClient(server)
-            var rng = RESTSeededGenerator(seed: seed)
+            var rng = SeededGenerator(seed: seed)
             for dataset in 0..<4 {
                 let children = RESTQueryFixtures.children(max: 24, using: &rng)
                 try await client.set(.object(Dictionary(uniqueKeysWithValues: children.map { ($0.key.string, $0.exportJSON) })),

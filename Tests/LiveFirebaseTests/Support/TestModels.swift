@@ -26,6 +26,10 @@ struct SeededGenerator: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+
+    /// Seeds for a randomized test: a few fixed ones, and one new each run
+    /// (every failure message names its seed, to replay it here).
+    static var testSeeds: [UInt64] { [1, 2, 3, 0xC0FFEE, UInt64.random(in: 0...UInt64.max)] }
 }
 
 /// The seed of a randomised test: `LIVE_SEED` from the environment, or a new one.
