@@ -39,8 +39,9 @@ extension ServerCore {
             listeners[listener.id] = listener
             let node = store.get(target.path)
             if let query {
-                for child in query.window(of: node) { listener.window[child.key] = child.node }
-                listener.send(.put(.root, query.json(of: node, export: options.export)))
+                let window = query.window(of: node)
+                for child in window { listener.window[child.key] = child.node }
+                listener.send(.put(.root, Query.json(of: window, export: options.export)))
             } else {
                 listener.send(.put(.root, node.json(export: options.export)))
             }
@@ -62,7 +63,7 @@ extension ServerCore {
             let events: [ServerSentEvent]
             if let query = listener.query {
                 guard StreamPlanner.touches(mutation, listener.path) else { continue }
-                events = StreamPlanner.queryEvents(query, at: listener.path, in: store, export: listener.export,
+                events = StreamPlanner.queryEvents(query, for: mutation, at: listener.path, in: store, export: listener.export,
                                                    window: &listener.window)
             } else if let known = shared[listener.path]?[listener.export] {
                 events = known

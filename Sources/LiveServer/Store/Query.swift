@@ -88,13 +88,29 @@ public struct Query: Sendable, Equatable {
         return entries.map { ($0.key, $0.node) }
     }
 
+    /// Whether the child `key` with the value `child` lies within the
+    /// query's bounds (the limit aside). An empty node is no child.
+    /// - Complexity: O(d) for a sort value at a child path of depth d.
+    public func bounds(admit key: Key, _ child: DataNode) -> Bool {
+        if child.isEmpty { return false }
+        let value = sortValue(of: child)
+        if let start, !QueryPost(start, order: order, isLower: true).admitsAbove(value, key) { return false }
+        if let end, !QueryPost(end, order: order, isLower: false).admitsBelow(value, key) { return false }
+        return true
+    }
+
     /// The window as the database answers a query: an object of the
     /// children kept (unordered, as JSON objects are), or `null` when none.
     /// - Parameter export: Render priorities, as ``DataNode/json(export:)``.
     /// - Complexity: that of ``window(of:)``, plus the size of the children
     ///   kept.
     public func json(of node: DataNode, export: Bool) -> JSONValue {
-        let window = window(of: node)
+        Self.json(of: window(of: node), export: export)
+    }
+
+    /// The JSON of a window ``window(of:)`` returned.
+    /// - Complexity: the size of the children in it.
+    public static func json(of window: [(key: Key, node: DataNode)], export: Bool) -> JSONValue {
         if window.isEmpty { return .null }
         var members: [String: JSONValue] = [:]
         members.reserveCapacity(window.count)

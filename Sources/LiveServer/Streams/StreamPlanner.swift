@@ -45,15 +45,29 @@ enum StreamPlanner {
     /// Events for a listener with a query: the children that left the
     /// window (as null), entered it or changed in it, against `window`,
     /// which becomes the new window.
-    /// - Complexity: that of ``Query/window(of:)`` on the location.
-    static func queryEvents(_ query: Query, at location: Path, in store: Store, export: Bool,
-                            window: inout [Key: DataNode]) -> [ServerSentEvent] {
-        var next: [Key: DataNode] = [:]
-        for child in query.window(of: store.get(location)) { next[child.key] = child.node }
+    /// - Complexity: without a limit, O(writes) when every write lies
+    ///   below the location; otherwise that of ``Query/window(of:)`` on the
+    ///   location.
+    static func queryEvents(_ query: Query, for mutation: Mutation, at location: Path, in store: Store,
+                            export: Bool, window: inout [Key: DataNode]) -> [ServerSentEvent] {
         var changes: [(Key, JSONValue)] = []
-        for (key, _) in window where next[key] == nil { changes.append((key, .null)) }
-        for (key, node) in next where window[key] != node { changes.append((key, node.json(export: export))) }
-        window = next
+        if query.limit == nil, let touched = touchedChildren(mutation, below: location) {
+            // Without a limit a child's membership depends on that child alone.
+            let parent = store.get(location)
+            for key in touched {
+                let child = parent.child(key)
+                let next = query.bounds(admit: key, child) ? child : nil
+                guard next != window[key] else { continue }
+                window[key] = next
+                changes.append((key, next?.json(export: export) ?? .null))
+            }
+        } else {
+            var next: [Key: DataNode] = [:]
+            for child in query.window(of: store.get(location)) { next[child.key] = child.node }
+            for (key, _) in window where next[key] == nil { changes.append((key, .null)) }
+            for (key, node) in next where window[key] != node { changes.append((key, node.json(export: export))) }
+            window = next
+        }
         if changes.isEmpty { return [] }
         if changes.count == 1 {
             return [.put(Path(uncheckedKeys: [changes[0].0]), changes[0].1)]
@@ -61,5 +75,19 @@ enum StreamPlanner {
         var members: [String: JSONValue] = [:]
         for (key, value) in changes { members[key.string] = value }
         return [.patch(.root, members)]
+    }
+
+    /// The children of `location` that `mutation` writes at or below, in
+    /// order of first write; nil when a write lies at or above the location.
+    private static func touchedChildren(_ mutation: Mutation, below location: Path) -> [Key]? {
+        var keys: [Key] = []
+        var seen = Set<Key>()
+        for write in mutation.writes {
+            if location.starts(with: write.path) { return nil }
+            guard write.path.starts(with: location) else { continue }
+            let key = write.path.keys[location.depth]
+            if seen.insert(key).inserted { keys.append(key) }
+        }
+        return keys
     }
 }
