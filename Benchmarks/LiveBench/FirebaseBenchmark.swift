@@ -62,13 +62,13 @@ enum FirebaseBenchmark {
         }
 
         // Every observed update: its count, and the latency its value carries.
-        var observed = 0
+        let observed = UpdateCounter()
         var latencies: [UInt64] = []
         let token = collection.collection.observeUpdates { update in
-            observed += 1
             for model in update.movedModels + update.updatedModels + update.insertedModels {
                 latencies.append(now() &- UInt64(model.s))
             }
+            observed.increment()
         }
         defer { token.cancel() }
 
@@ -97,10 +97,7 @@ enum FirebaseBenchmark {
                 failures.add(1)
             }
         }.start()
-        while observed < writes {
-            try await Task.sleep(for: .microseconds(200))
-            if Double(now() - throughputStart) > 60e9 { throw BenchError("saw \(observed) of \(writes) events") }
-        }
+        try await observed.wait(for: writes, seconds: 60)
         if failures.value > 0 { throw BenchError("the writer failed") }
         let eventsPerSecond = Double(writes) / (Double(now() - throughputStart) / 1e9)
 
@@ -108,13 +105,13 @@ enum FirebaseBenchmark {
         latencies.removeAll()
         let socket = try BenchSocket(port: port)
         for i in 0..<pacedWrites {
-            let before = observed
+            let before = observed.count
             let value = String(now())
             try await blocking {
                 try socket.send("PUT /items/k\(i % children)/s.json HTTP/1.1\r\nHost: x\r\nContent-Length: \(value.utf8.count)\r\n\r\n\(value)")
                 try socket.readResponse()
             }
-            while observed == before { await Task.yield() }
+            try await observed.wait(for: before + 1, seconds: 10)
         }
         let sorted = latencies.sorted()
         func quantile(_ q: Double) -> Double {
@@ -130,6 +127,39 @@ enum FirebaseBenchmark {
             DispatchQueue.global().async {
                 do { try body(); done.resume() } catch { done.resume(throwing: error) }
             }
+        }
+    }
+}
+
+/// Counts observed updates and wakes one waiter when a count is reached,
+/// so the benchmark waits without polling.
+@MainActor
+final class UpdateCounter {
+    private(set) var count = 0
+    private var target = Int.max
+    private var waiter: CheckedContinuation<Void, any Error>?
+
+    func increment() {
+        count += 1
+        if count >= target, let waiter {
+            self.waiter = nil
+            waiter.resume()
+        }
+    }
+
+    /// Returns once `count` reaches `target`; throws after `seconds`.
+    func wait(for target: Int, seconds: Double) async throws {
+        if count >= target { return }
+        let deadline = Task { [weak self] in
+            try await Task.sleep(for: .seconds(seconds))
+            guard let self, let waiter = self.waiter else { return }
+            self.waiter = nil
+            waiter.resume(throwing: BenchError("saw \(self.count) of \(target) events in \(seconds) s"))
+        }
+        defer { deadline.cancel() }
+        try await withCheckedThrowingContinuation { continuation in
+            self.target = target
+            self.waiter = continuation
         }
     }
 }
