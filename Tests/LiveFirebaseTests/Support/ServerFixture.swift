@@ -4,7 +4,9 @@ import LiveModel
 import LiveServer
 
 /// Runs `body` against a fresh server on a free loopback port.
-func withServer<T>(_ configure: (inout LiveServerConfiguration) -> Void = { _ in },
+/// It runs in the caller's isolation, so a main-actor test can use it.
+func withServer<T>(isolation: isolated (any Actor)? = #isolation,
+                   _ configure: (inout LiveServerConfiguration) -> Void = { _ in },
                    _ body: (LiveServer) async throws -> T) async throws -> T {
     var configuration = LiveServerConfiguration()
     configure(&configuration)
@@ -25,7 +27,8 @@ func json(_ text: String) -> JSONValue {
 }
 
 /// Waits until `condition` holds (polling), up to `seconds`.
-func eventually(_ seconds: Double = 5, _ condition: () async -> Bool) async -> Bool {
+func eventually(isolation: isolated (any Actor)? = #isolation, _ seconds: Double = 5,
+                _ condition: () async -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
     while ContinuousClock.now < deadline {
         if await condition() { return true }

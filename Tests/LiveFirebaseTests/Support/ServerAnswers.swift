@@ -1,0 +1,36 @@
+// ServerAnswers.swift — what LiveServer itself answers, the oracle of the
+// end-to-end collection tests.
+
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@testable import LiveFirebase
+import LiveCollection
+import LiveModel
+import LiveServer
+
+/// The server's own answer to `query` at `/items`, with its exact
+/// parameters (LiveServer's `startAfter` and `…Key` extensions), in query
+/// order.
+func serverAnswer(_ server: LiveServer, _ query: DatabaseQuery) async throws -> [Key] {
+    let url = try DatabaseURL(server.url).restURL(for: "/items", parameters: RESTQueryTests.exactParameters(query))
+    let (data, _) = try await URLSessionHTTPTransport.shared.send(URLRequest(url: url))
+    return try Snapshot.parse(json: data, order: query.order).orderedChildren().compactMap(\.key)
+}
+
+/// Every child at `/items` and its value (without priorities).
+func serverValues(_ server: LiveServer) async throws -> [Key: JSONValue] {
+    let url = try DatabaseURL(server.url).restURL(for: "/items")
+    let (data, _) = try await URLSessionHTTPTransport.shared.send(URLRequest(url: url))
+    var out: [Key: JSONValue] = [:]
+    for child in try Snapshot.parse(json: data).children { if let k = child.key { out[k] = child.value } }
+    return out
+}
+
+/// Whether `collection` holds exactly `keys`, in order, each with its
+/// current value in `values`.
+@MainActor
+func holds(_ collection: SortedCollection<RawChild>, _ keys: [Key], _ values: [Key: JSONValue]) -> Bool {
+    collection.models.map(\.identifier) == keys && collection.models.allSatisfy { $0.dictionary == values[$0.identifier] }
+}
