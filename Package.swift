@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "LiveFirebase", targets: ["LiveFirebase"]),
         .library(name: "LiveServer", targets: ["LiveServer"]),
         .executable(name: "live-server", targets: ["live-server"]),
+        .executable(name: "live-repl", targets: ["live-repl"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -23,6 +24,12 @@ let package = Package(
             path: "CSupport/CJansson",
             pkgConfig: "jansson",
             providers: [.apt(["libjansson-dev"]), .brew(["jansson"])]
+        ),
+        .systemLibrary(
+            name: "CEditLine",
+            path: "CSupport/CEditLine",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"]), .brew(["libedit"])]
         ),
         .target(
             name: "CLiveCore",
@@ -75,6 +82,23 @@ let package = Package(
             ],
             path: "Tools/live-server"
         ),
+        .target(
+            name: "LiveREPL",
+            dependencies: [
+                "LiveModel", "LiveCollection", "LiveSections", "LiveFirebase", "LiveServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/LiveREPL"
+        ),
+        .executableTarget(
+            name: "live-repl",
+            dependencies: [
+                "LiveREPL", "CEditLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tools/REPL"
+        ),
         .executableTarget(
             name: "LiveBench",
             dependencies: [
@@ -104,6 +128,12 @@ let package = Package(
             name: "LiveServerTests",
             dependencies: ["LiveServer", "LiveModel"],
             path: "Tests/LiveServerTests"
+        ),
+        .testTarget(
+            name: "LiveREPLTests",
+            dependencies: ["LiveREPL", "LiveSections", "LiveFirebase", "LiveServer", "LiveModel"],
+            path: "Tests/LiveREPLTests",
+            resources: [.copy("Transcripts")]
         ),
         .testTarget(
             name: "LiveModelTests",

@@ -8,7 +8,7 @@ extension JSONValue {
     /// primitive on the way becomes an object, and objects left empty vanish.
     /// - Complexity: O(depth of the path), plus O(n) for each array on the
     ///   way (it becomes the object it stands for).
-    func replacing(_ path: ArraySlice<LiveModel.Key>, with newValue: JSONValue) -> JSONValue {
+    package func replacing(_ path: ArraySlice<LiveModel.Key>, with newValue: JSONValue) -> JSONValue {
         guard let first = path.first else { return newValue.isAbsent ? .null : newValue }
         var members: [String: JSONValue]
         switch self {

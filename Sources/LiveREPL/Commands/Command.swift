@@ -1,0 +1,71 @@
+// Command.swift — one line of the REPL, parsed.
+
+import LiveModel
+
+/// A REPL command. Paths are relative to the listened location.
+public enum Command: Sendable, Equatable {
+    /// Inject a `put` as if the server had sent it.
+    case put(Path, JSONValue, json: String)
+    /// Inject a `patch` as if the server had sent it.
+    case patch(Path, JSONValue, json: String)
+    /// Write through the server: set, update (multi-path), push, remove.
+    case set(Path, JSONValue)
+    case update(Path, [Path: JSONValue])
+    case push(Path, JSONValue)
+    case remove(Path)
+    /// Print the sections and rows.
+    case show
+    /// Print the query, or replace it (and the sections) with these options.
+    case query(QueryOptions?)
+    /// Switch the load mode, or load the next page.
+    case load(LoadRequest)
+    /// Print counts, memory and event rate.
+    case stats
+    /// List the commands, or explain one.
+    case help(String?)
+    /// Leave.
+    case quit
+    /// An empty line or a `#` comment: nothing to do.
+    case nothing
+
+    /// What `load` asks for.
+    public enum LoadRequest: Sendable, Equatable {
+        case live, all
+        case page(Int)
+        case next
+    }
+
+    /// Whether the command can change the collection (and so prints a
+    /// change report in `--json` mode).
+    var changesCollection: Bool {
+        switch self {
+        case .put, .patch, .set, .update, .push, .remove, .query(.some), .load: return true
+        case .show, .query(nil), .stats, .help, .quit, .nothing: return false
+        }
+    }
+}
+
+/// The one-line usage of each command, in the order `help` lists them.
+let commandUsages: [(name: String, usage: String, example: String, summary: String)] = [
+    ("put", "put PATH JSON", #"put /k1 {"score": 3, "group": "a"}"#,
+     "inject a put, as if the server had sent it (put / {...} replaces everything, put /k null removes k)"),
+    ("patch", "patch PATH JSON", #"patch / {"k1/score": 5, "k2": null}"#,
+     "inject a patch: each member (a relative path) replaces what is there"),
+    ("set", "set PATH JSON", #"set /k1/score 7"#, "write a value through the server"),
+    ("update", "update PATH JSON", #"update / {"k1/score": 1, "k9": null}"#,
+     "write several paths through the server in one request"),
+    ("push", "push PATH JSON", #"push / {"score": 4}"#, "add a child with a new push id through the server"),
+    ("remove", "remove PATH", "remove /k1", "remove a value through the server"),
+    ("show", "show", "show", "print the sections and their rows: key, sorted-by value, summary"),
+    ("query", "query [OPTIONS]", #"query --order-by score --limit-last 3 --section-by group"#,
+     "print the query, or replace it: --order-by, --limit-first, --limit-last, --start-at, --end-at, --equal-to, --section-by"),
+    ("load", "load live|all|page N|next", "load page 10",
+     "load child by child, all at once, by pages of N, or the next page"),
+    ("stats", "stats", "stats", "print children, sections, memory and events per second"),
+    ("help", "help [COMMAND]", "help put", "list the commands, or explain one"),
+    ("quit", "quit", "quit", "leave (end of input does too)"),
+]
+
+func usage(of name: String) -> String {
+    commandUsages.first { $0.name == name }?.usage ?? name
+}

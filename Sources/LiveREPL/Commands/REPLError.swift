@@ -1,0 +1,50 @@
+// REPLError.swift — what went wrong with a command, said so a user can fix it.
+
+import LiveFirebase
+import LiveModel
+
+/// Why a command failed. Nothing was changed when a command fails.
+public enum REPLError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The line names no command.
+    case unknownCommand(String)
+    /// The command's arguments are wrong; `usage` shows the right form.
+    case usage(command: String, problem: String, usage: String)
+    /// JSON that does not parse, with the 1-based column in the line where
+    /// it failed.
+    case malformedJSON(column: Int, message: String)
+    /// A key or path that Firebase refuses, with the column of its start.
+    case invalidPath(String, column: Int, reason: String)
+    /// A query Firebase refuses.
+    case invalidQuery(String)
+    /// The command needs a server and the REPL runs offline.
+    case needsServer(String)
+    /// The database refused or failed.
+    case database(DatabaseError)
+    /// A change written to the server did not reach the collection in time.
+    case notSeen(command: String, seconds: Double)
+    /// Something the REPL does not expect of itself.
+    case internalState(String)
+
+    public var description: String {
+        switch self {
+        case .unknownCommand(let name):
+            return "unknown command \(name.debugDescription); type help for the list"
+        case .usage(let command, let problem, let usage):
+            return "\(command): \(problem); usage: \(usage)"
+        case .malformedJSON(let column, let message):
+            return "malformed JSON at column \(column): \(message)"
+        case .invalidPath(let path, let column, let reason):
+            return "invalid path \(path.debugDescription) at column \(column): \(reason)"
+        case .invalidQuery(let reason):
+            return "invalid query: \(reason)"
+        case .needsServer(let command):
+            return "\(command) writes through the server, and this session is offline; inject with put or patch"
+        case .database(let error):
+            return error.description
+        case .notSeen(let command, let seconds):
+            return "\(command): written, but the change did not reach the collection within \(seconds) s"
+        case .internalState(let what):
+            return "internal error: \(what)"
+        }
+    }
+}

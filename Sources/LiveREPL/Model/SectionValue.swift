@@ -1,0 +1,24 @@
+// SectionValue.swift — the order of sections: the distinct values of one
+// child, ascending in Firebase value order.
+
+import LiveModel
+
+/// Section values in ascending Firebase value order (null < false < true
+/// < numbers < strings < objects); objects, which Firebase ranks equal,
+/// follow one another by their JSON text so that distinct sections never
+/// tie.
+/// - Complexity: O(size of the values) per comparison.
+func sectionPrecedes(_ a: JSONValue, _ b: JSONValue) -> Bool {
+    let (x, y) = (SortValue(a), SortValue(b))
+    if x != y { return x < y }
+    if case .object = x { return a.jsonText(sortedKeys: true) < b.jsonText(sortedKeys: true) }
+    return false
+}
+
+/// The section of a child under `--section-by path`: the value there, null
+/// when missing (an empty object or array counts as missing, as in Firebase).
+func sectionValue(of child: REPLChild, at path: Path) -> JSONValue {
+    let value = child.value(at: path)
+    if case .null = SortValue(value) { return .null }
+    return value
+}

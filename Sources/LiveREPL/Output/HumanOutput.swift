@@ -1,0 +1,83 @@
+// HumanOutput.swift — command output for a person: index-path operations,
+// events and rows, in colour on a terminal.
+
+import LiveModel
+import LiveSections
+
+/// Renders command output as readable lines.
+public struct HumanOutput: Sendable {
+    /// Whether to use ANSI colours (stdout is a terminal).
+    public var colors: Bool
+
+    public init(colors: Bool) { self.colors = colors }
+
+    private func paint(_ text: String, _ code: String) -> String {
+        colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+
+    /// The lines for `output`.
+    public func lines(for output: CommandOutput) -> [String] {
+        switch output {
+        case .change(let report): return change(report)
+        case .sections(let sections): return show(sections)
+        case .text(let lines): return lines
+        case .nothing, .quit: return []
+        }
+    }
+
+    /// `error: ...`.
+    public func error(_ error: REPLError) -> String { paint("error: ", "1;31") + error.description }
+
+    /// A change: one line per stage, then one per child event.
+    public func change(_ report: ChangeReport) -> [String] {
+        if report.isEmpty { return [paint("no change", "2")] }
+        var lines: [String] = report.stages.isEmpty ? [paint("rows unchanged", "2")] : []
+        for (i, reported) in report.stages.enumerated() {
+            let ops = operations(reported.stage)
+            let counts = "rows " + reported.counts.map(String.init).joined(separator: ",")
+            lines.append(paint("stage \(i + 1):", "1") + " " + ops.joined(separator: "  ") + "  " + paint("→ \(counts)", "2"))
+        }
+        for event in report.events {
+            let after = event.previousKey.map { " after \($0.string)" } ?? " first"
+            lines.append(paint("  \(event.type) \(event.key.string)\(after)", "2"))
+        }
+        return lines
+    }
+
+    private func operations(_ s: BatchStage) -> [String] {
+        func p(_ path: RowPath) -> String { "\(path.section).\(path.row)" }
+        var ops: [String] = []
+        if !s.deletedSections.isEmpty { ops.append(paint("delete section " + s.deletedSections.map(String.init).joined(separator: ","), "31")) }
+        if !s.insertedSections.isEmpty { ops.append(paint("insert section " + s.insertedSections.map(String.init).joined(separator: ","), "32")) }
+        if !s.movedSections.isEmpty { ops.append(paint("move section " + s.movedSections.map { "\($0.from)→\($0.to)" }.joined(separator: ","), "33")) }
+        if !s.reloadedSections.isEmpty { ops.append(paint("reload section " + s.reloadedSections.map(String.init).joined(separator: ","), "36")) }
+        if !s.deletedRows.isEmpty { ops.append(paint("delete " + s.deletedRows.map(p).joined(separator: ","), "31")) }
+        if !s.insertedRows.isEmpty { ops.append(paint("insert " + s.insertedRows.map(p).joined(separator: ","), "32")) }
+        if !s.movedRows.isEmpty { ops.append(paint("move " + s.movedRows.map { "\(p($0.from))→\(p($0.to))" }.joined(separator: ","), "33")) }
+        if !s.reloadedRows.isEmpty { ops.append(paint("reload " + s.reloadedRows.map(p).joined(separator: ","), "36")) }
+        return ops
+    }
+
+    /// `show`: each section's heading, then its rows: index, key, sorted-by
+    /// value, summary.
+    public func show(_ sections: [ShownSection]) -> [String] {
+        var lines: [String] = []
+        let keyWidth = min(24, sections.flatMap(\.rows).map(\.key.string.count).max() ?? 0)
+        let sortWidth = min(16, sections.flatMap(\.rows).map(\.sortValue.count).max() ?? 0)
+        for (index, section) in sections.enumerated() {
+            let title = sections.count == 1 && section.value == .null ? "" : " " + section.value.jsonText()
+            let rows = section.rows.count == 1 ? "1 row" : "\(section.rows.count) rows"
+            lines.append(paint("section \(index)\(title)", "1") + paint(" (\(rows))", "2"))
+            for (row, shown) in section.rows.enumerated() {
+                let key = shown.key.string.padding(toLength: max(keyWidth, shown.key.string.count), withPad: " ", startingAt: 0)
+                let sort = shown.sortValue.padding(toLength: max(sortWidth, shown.sortValue.count), withPad: " ", startingAt: 0)
+                lines.append("  \(String(row).leftPadded(4))  \(paint(key, "1"))  \(paint(sort, "33"))  \(shown.summary)")
+            }
+        }
+        return lines
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+}

@@ -1,0 +1,85 @@
+// ChangeReport.swift — what one command did to the collection: the stages
+// a list view applies, one after another, and Firebase's child events.
+
+import LiveCollection
+import LiveFirebase
+import LiveModel
+import LiveSections
+
+/// One stage of a change and the row count of every section once it is
+/// applied (what a data source reports to the list view after it).
+public struct ReportedStage: Sendable, Equatable {
+    public let stage: BatchStage
+    public let counts: [Int]
+}
+
+/// One Firebase child event, as the REPL reports it.
+public struct ReportedEvent: Sendable, Equatable {
+    public let type: String
+    public let key: Key
+    public let previousKey: Key?
+
+    init(_ event: ChildEvent) {
+        type = event.kind.rawValue
+        key = event.key
+        previousKey = event.previousKey
+    }
+}
+
+/// The stages and events of one command, in order.
+public struct ChangeReport: Sendable, Equatable {
+    public var stages: [ReportedStage] = []
+    public var events: [ReportedEvent] = []
+
+    public var isEmpty: Bool { stages.isEmpty && events.isEmpty }
+}
+
+enum SingleSectionStages {
+    /// The stages of a sorted collection's batch shown as the rows of one
+    /// section: updates, deletes, inserts and moves together, then the
+    /// reloads of moved rows whose content changed (UIKit forbids a reload
+    /// and a move of one row in one batch).
+    static func stages(of batch: CollectionBatch) -> [ReportedStage] {
+        let counts = [batch.newCount]
+        var first = BatchStage()
+        first.deletedRows = batch.deleted.map { RowPath(section: 0, row: $0) }
+        first.insertedRows = batch.inserted.map { RowPath(section: 0, row: $0) }
+        first.reloadedRows = batch.updated.map { RowPath(section: 0, row: $0) }
+        first.movedRows = batch.moved.map { RowMove(from: RowPath(section: 0, row: $0.from), to: RowPath(section: 0, row: $0.to)) }
+        var out: [ReportedStage] = []
+        if !first.isEmpty { out.append(ReportedStage(stage: first, counts: counts)) }
+        let movedAndChanged = batch.moved.filter(\.updated).map { RowPath(section: 0, row: $0.to) }
+        if !movedAndChanged.isEmpty {
+            var second = BatchStage()
+            second.reloadedRows = movedAndChanged
+            out.append(ReportedStage(stage: second, counts: counts))
+        }
+        return out
+    }
+}
+
+enum SnapshotStages {
+    /// The stages turning what was shown into what is shown now (when the
+    /// collection is replaced: a new query, sections or load mode), with the
+    /// counts after each.
+    static func stages(from old: [SectionSnapshot<JSONValue, Key>], to new: [SectionSnapshot<JSONValue, Key>],
+                       isUpdated: (Key) -> Bool) throws(REPLError) -> [ReportedStage] {
+        let stages: [BatchStage]
+        do { stages = try SectionedDiff.stages(from: old, to: new, isUpdated: isUpdated) } catch {
+            throw .internalState("diff of the shown sections failed: \(error)")
+        }
+        let final = new.map(\.items)
+        var state = old.map(\.items)
+        var out: [ReportedStage] = []
+        for stage in stages {
+            do {
+                state = try BatchUpdateChecker.apply(stage, to: state, inserting: { final[$0.section][$0.row] },
+                                                     insertingSection: { final[$0] })
+            } catch {
+                throw .internalState("a stage of the diff breaks a batch rule: \(error)")
+            }
+            out.append(ReportedStage(stage: stage, counts: state.map(\.count)))
+        }
+        return out
+    }
+}

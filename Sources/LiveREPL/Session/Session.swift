@@ -1,0 +1,183 @@
+// Session.swift — one REPL session: the Firebase collection, its sections,
+// and the commands that inject events, write, query and show.
+
+import Foundation
+import LiveCollection
+import LiveFirebase
+import LiveModel
+import LiveSections
+
+/// Where a session's data comes from.
+public enum SessionSource: Sendable {
+    /// A database (a real Firebase database, a `live-server`, or the
+    /// embedded server), with an optional ID token.
+    case database(url: String, auth: String?)
+    /// No server: only injected events feed the collection.
+    case offline
+}
+
+/// What a command prints.
+public enum CommandOutput: Sendable, Equatable {
+    /// What the command changed (maybe nothing).
+    case change(ChangeReport)
+    /// The sections and rows (`show`).
+    case sections([ShownSection])
+    /// Lines of text (`help`, `stats`, `query` without options).
+    case text([String])
+    /// Nothing to print.
+    case nothing
+    /// The session ends.
+    case quit
+}
+
+/// A section as `show` prints it.
+public struct ShownSection: Sendable, Equatable {
+    /// The section's value (null for the single section without `--section-by`).
+    public let value: JSONValue
+    public let rows: [ShownRow]
+}
+
+/// A row as `show` prints it.
+public struct ShownRow: Sendable, Equatable {
+    public let key: Key
+    public let sortValue: String
+    public let summary: String
+}
+
+/// A REPL session. Every command either succeeds or throws and changes
+/// nothing.
+@MainActor
+public final class Session {
+    let source: SessionSource
+    let reference: DatabaseReference
+    let client: DatabaseClient?
+    let opener: StreamOpener
+    /// Everything injected offline, as the location's value: a new query or
+    /// load mode starts from it.
+    var offlineValue: JSONValue = .null
+    var options: QueryOptions
+    var mode: LoadMode
+    var firebase: FirebaseCollection<REPLDataSource>
+    var view: SessionView
+    let recorder = ChangeRecorder()
+    let started = ContinuousClock.now
+    /// How long a write waits for its change to reach the collection.
+    public var writeTimeout: Double = 5
+
+    /// A session on `path` of `source`, with the query and sections of
+    /// `options`, loading in `mode`.
+    public init(source: SessionSource, path: String, options: QueryOptions, mode: LoadMode = .all,
+                opener: StreamOpener = .database()) throws(REPLError) {
+        self.source = source
+        self.options = options
+        self.mode = mode
+        switch source {
+        case .database(let url, let auth):
+            do {
+                reference = try DatabaseReference(url: url, path: path,
+                                                  credentials: auth.map { .fixed(.idToken($0)) } ?? .none)
+            } catch { throw .database(error) }
+            client = DatabaseClient(reference)
+            self.opener = opener
+        case .offline:
+            do { reference = try DatabaseReference(url: "http://offline.invalid", path: path) } catch {
+                throw .database(error)
+            }
+            client = nil
+            self.opener = .offline
+        }
+        firebase = try Self.collection(reference, options, mode, opener: self.opener)
+        view = try SessionView(firebase.collection, sectionBy: options.sectionPath())
+        recorder.attach(to: firebase, view: view)
+    }
+
+    static func collection(_ reference: DatabaseReference, _ options: QueryOptions, _ mode: LoadMode,
+                           opener: StreamOpener) throws(REPLError) -> FirebaseCollection<REPLDataSource> {
+        do {
+            return try FirebaseCollection(reference: reference, query: try options.query(), mode: mode,
+                                          dataSource: REPLDataSource(), opener: opener)
+        } catch let error as REPLError {
+            throw error
+        } catch let error as DatabaseError {
+            throw .database(error)
+        } catch {
+            throw .internalState("\(error)")
+        }
+    }
+
+    /// Whether the session has a server to write to.
+    public var isOffline: Bool { client == nil }
+
+    /// Connects and waits for the first load (offline: loads the empty
+    /// location). What the first load did is not reported.
+    /// - Throws: ``REPLError/database(_:)`` when the first connection fails
+    ///   (a session does not wait through reconnects before it has data).
+    public func start() async throws(REPLError) {
+        if isOffline {
+            try await inject(.put, .root, json: "null")
+        } else {
+            try await Self.startFailingFast(firebase)
+        }
+        _ = recorder.take()
+    }
+
+    /// Starts `collection`; fails as soon as it loses its first connection
+    /// before loading, with the reason.
+    static func startFailingFast(_ collection: FirebaseCollection<REPLDataSource>) async throws(REPLError) {
+        var lost: DatabaseError?
+        let watch = collection.observeStatus { status in
+            if case .reconnecting(let error) = status, lost == nil {
+                lost = error
+                collection.stop()
+            }
+        }
+        defer { watch.cancel() }
+        do { try await collection.start() } catch { throw .database(lost ?? error) }
+    }
+
+    /// Stops listening.
+    public func stop() { firebase.stop() }
+
+    /// Runs one command.
+    /// - Throws: ``REPLError``; the collection is unchanged then.
+    public func run(_ command: Command) async throws(REPLError) -> CommandOutput {
+        switch command {
+        case .nothing: return .nothing
+        case .quit: return .quit
+        case .help(let topic): return .text(Help.lines(topic))
+        case .show: return .sections(view.shown())
+        case .stats: return .text(statsLines())
+        case .query(nil): return .text(queryLines())
+        default: break
+        }
+        // A change: what the stream brought since the last command is not
+        // this command's doing.
+        _ = recorder.take()
+        switch command {
+        case .put(let path, _, let json): try await inject(.put, path, json: json)
+        case .patch(let path, _, let json): try await inject(.patch, path, json: json)
+        case .set, .update, .push, .remove: try await write(command)
+        case .query(let options?): try await replace(options: options, mode: mode)
+        case .load(let request): try await load(request)
+        default: break
+        }
+        return .change(recorder.take())
+    }
+
+    /// Every change the stream brought since the last command, if any
+    /// (reported before the next command's output).
+    public func takeUnsolicited() -> ChangeReport { recorder.take() }
+
+    private func inject(_ kind: StreamPayload.Kind, _ path: Path, json: String) async throws(REPLError) {
+        do { try await firebase.receive(kind, at: path, json: json) } catch { throw .database(error) }
+        guard isOffline, let value = try? JSONValue(parsing: json) else { return }
+        if kind == .put {
+            offlineValue = offlineValue.replacing(path.keys[...], with: value)
+        } else if case .object(let members) = value {
+            for (name, member) in members {
+                guard let relative = try? Path(name), let full = try? path.appending(relative) else { continue }
+                offlineValue = offlineValue.replacing(full.keys[...], with: member)
+            }
+        }
+    }
+}

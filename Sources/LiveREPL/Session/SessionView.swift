@@ -1,0 +1,99 @@
+// SessionView.swift — the collection as a list view sees it: one section,
+// or sections by the value of one child.
+
+import LiveCollection
+import LiveFirebase
+import LiveModel
+import LiveSections
+
+/// The rows shown: without `--section-by`, exactly one section (section 0,
+/// present even when empty, so there are no section operations); with it,
+/// a ``SectionedCollection`` whose sections are the distinct values of that
+/// child, ascending in Firebase value order.
+@MainActor
+final class SessionView {
+    let collection: SortedCollection<REPLChild>
+    let sectionPath: Path?
+    let sectioned: SectionedCollection<REPLChild, JSONValue>?
+
+    init(_ collection: SortedCollection<REPLChild>, sectionBy path: Path?) {
+        self.collection = collection
+        sectionPath = path
+        sectioned = path.map { path in
+            SectionedCollection(collection, sectionsOrderedBy: sectionPrecedes, title: { $0.jsonText() },
+                                sectionedBy: { sectionValue(of: $0, at: path) })
+        }
+    }
+
+    /// Sections and their keys, in display order.
+    /// - Complexity: O(n).
+    func snapshot() -> [SectionSnapshot<JSONValue, Key>] {
+        if let sectioned { return sectioned.snapshot() }
+        return [SectionSnapshot(id: .null, items: collection.models.map(\.identifier))]
+    }
+
+    /// Row counts of every section.
+    var counts: [Int] { sectioned?.counts ?? [collection.count] }
+
+    /// Number of sections.
+    var numberOfSections: Int { sectioned?.numberOfSections ?? 1 }
+
+    /// What `show` prints.
+    /// - Complexity: O(n).
+    func shown() -> [ShownSection] {
+        snapshot().map { section in
+            ShownSection(value: section.id, rows: section.items.compactMap { key in
+                guard let child = collection.model(for: key) else { return nil }
+                return ShownRow(key: key, sortValue: child.sortValue.description, summary: child.summary())
+            })
+        }
+    }
+}
+
+/// Gathers what the collection reports — stages with counts, and child
+/// events — until a command takes them.
+@MainActor
+final class ChangeRecorder {
+    private var report = ChangeReport()
+    /// Cancels each observation (the closures keep the tokens alive).
+    private var cancels: [() -> Void] = []
+    /// Child events seen since the session started.
+    private(set) var eventCount = 0
+
+    func attach(to firebase: FirebaseCollection<REPLDataSource>, view: SessionView) {
+        detach()
+        let events = firebase.observeChildEvents { [unowned self] event in
+            report.events.append(ReportedEvent(event))
+            eventCount += 1
+        }
+        cancels.append { events.cancel() }
+        if let sectioned = view.sectioned {
+            let steps = sectioned.observeSteps { [unowned self] steps in
+                for step in steps {
+                    step.commit()
+                    report.stages.append(ReportedStage(stage: step.stage, counts: sectioned.counts))
+                }
+            }
+            cancels.append { steps.cancel() }
+        } else {
+            let updates = view.collection.observeUpdates { [unowned self] update in
+                report.stages += SingleSectionStages.stages(of: update.batch)
+            }
+            cancels.append { updates.cancel() }
+        }
+    }
+
+    func detach() {
+        for cancel in cancels { cancel() }
+        cancels.removeAll()
+    }
+
+    /// What was gathered since the last call.
+    func take() -> ChangeReport {
+        defer { report = ChangeReport() }
+        return report
+    }
+
+    /// Replaces what was gathered (a replaced collection reports a diff).
+    func set(_ new: ChangeReport) { report = new }
+}

@@ -1,0 +1,66 @@
+// REPLProcess.swift — runs the built live-repl binary in script mode.
+
+import Foundation
+import Testing
+
+/// The output of one run of `live-repl`.
+struct REPLRun {
+    let stdout: String
+    let stderr: String
+    let status: Int32
+
+    var lines: [String] {
+        var lines = stdout.components(separatedBy: "\n")
+        if lines.last == "" { lines.removeLast() }
+        return lines
+    }
+}
+
+enum REPLProcess {
+    /// The built `live-repl`, next to the test executable.
+    static func binary() throws -> URL {
+        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var directory = runner.deletingLastPathComponent()
+        // On macOS the runner sits inside the .xctest bundle.
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("live-repl")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        throw REPLTestError("live-repl is not built next to \(runner.path): run `swift build --build-tests` first")
+    }
+
+    /// Runs `live-repl arguments` with `input` on standard input (not a
+    /// terminal: script mode), and waits for it to end.
+    static func run(_ arguments: [String], input: String, environment: [String: String] = [:]) throws -> REPLRun {
+        let process = Process()
+        process.executableURL = try binary()
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        // Read both outputs while writing, so no pipe fills up.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var out = Data(), err = Data()
+        group.enter()
+        DispatchQueue.global().async { out = stdout.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        group.enter()
+        DispatchQueue.global().async { err = stderr.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        process.waitUntilExit()
+        group.wait()
+        return REPLRun(stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self),
+                       status: process.terminationStatus)
+    }
+}
+
+struct REPLTestError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,105 @@
+// TranscriptTests.swift — the built live-repl in script mode, against
+// transcripts of every command and error, human and --json.
+
+import Foundation
+import LiveModel
+import LiveSections
+import Testing
+
+@Suite("live-repl transcripts")
+struct TranscriptTests {
+    static func transcript(_ name: String) throws -> String {
+        guard let url = Bundle.module.url(forResource: "Transcripts/" + name, withExtension: nil) else {
+            throw REPLTestError("no transcript \(name)")
+        }
+        return try String(contentsOf: url, encoding: .utf8)
+    }
+
+    /// Compares with a recorded transcript; `LIVE_REPL_RECORD=<dir>` writes
+    /// the actual output there instead, for review.
+    static func expectTranscript(_ actual: String, _ name: String) throws {
+        if let directory = ProcessInfo.processInfo.environment["LIVE_REPL_RECORD"] {
+            try actual.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
+            return
+        }
+        let expected = try transcript(name)
+        let a = actual.components(separatedBy: "\n"), e = expected.components(separatedBy: "\n")
+        for (i, (x, y)) in zip(a, e).enumerated() where x != y {
+            Issue.record("\(name), line \(i + 1):\n  got      \(x)\n  expected \(y)")
+            return
+        }
+        #expect(a.count == e.count, "\(name): \(a.count) lines, expected \(e.count)")
+    }
+
+    @Test("offline, human: every injection, query, load and error, as recorded")
+    func offlineHuman() throws {
+        let run = try REPLProcess.run(["--offline"], input: try Self.transcript("offline.in"))
+        try Self.expectTranscript(run.stdout, "offline.out")
+        #expect(run.status == 1, "a script with a failing command exits 1")
+        #expect(run.stderr.isEmpty, "\(run.stderr)")
+    }
+
+    @Test("offline, --json: as recorded, every line valid JSON, every change valid under UIKit's rules")
+    func offlineJSON() throws {
+        let run = try REPLProcess.run(["--offline", "--json"], input: try Self.transcript("offline.in"))
+        try Self.expectTranscript(run.stdout, "offline.json.out")
+        #expect(run.status == 1)
+        var errors = 0
+        for line in run.lines {
+            switch try REPLLine(line) {
+            case .change(let stages, _):
+                var counts: [Int]?
+                for (stage, after) in stages {
+                    if let before = counts { _ = try BatchUpdateChecker.apply(stage, toCounts: before, newCounts: after) }
+                    counts = after
+                }
+            case .error: errors += 1
+            case .show, .text: break
+            }
+        }
+        #expect(errors == 16)
+    }
+
+    @Test("a script whose every command succeeds exits 0; quit ends it")
+    func successExitsZero() throws {
+        let run = try REPLProcess.run(["--offline", "--order-by", "score"],
+                                      input: "put /a {\"score\": 1}\nshow\nquit\nbogus\n")
+        #expect(run.status == 0, "\(run.stdout)")
+        #expect(run.lines == ["> put /a {\"score\": 1}", "stage 1: insert 0.0  → rows 1", "  child_added a first",
+                              "> show", "section 0 (1 row)", "     0  a  1  {\"score\":1}", "> quit"])
+    }
+
+    @Test("options the REPL refuses at start-up exit non-zero with the reason")
+    func badOptions() throws {
+        for (arguments, reason) in [
+            (["--offline", "--url", "http://127.0.0.1:1"], "--offline and --url exclude each other"),
+            (["--offline", "--limit-first", "2", "--limit-last", "2"], "--limit-first and --limit-last exclude each other"),
+            (["--offline", "--start-at", "{"], "--start-at"),
+            (["--url", "http://127.0.0.1:1", "--sample", "3"], "--sample writes sample data"),
+            (["--offline", "--order-by", "a..b"], "--order-by"),
+        ] {
+            let run = try REPLProcess.run(arguments, input: "")
+            #expect(run.status != 0, "\(arguments)")
+            #expect(run.stderr.contains(reason), "\(arguments): \(run.stderr)")
+        }
+    }
+
+    @Test("a server that cannot be reached: a clear error at start-up")
+    func unreachableServer() throws {
+        let run = try REPLProcess.run(["--url", "http://127.0.0.1:1"], input: "show\n")
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("live-repl: connection failed"), "\(run.stderr)")
+    }
+
+    @Test("offline --sample: the sample children are there at once")
+    func offlineSample() throws {
+        let run = try REPLProcess.run(["--offline", "--json", "--sample", "12", "--order-by", "score",
+                                       "--section-by", "group"], input: "show\n")
+        guard case .show(let sections) = try REPLLine(try #require(run.lines.first)) else {
+            Issue.record("not a show line: \(run.stdout)")
+            return
+        }
+        #expect(sections.map(\.section) == ["g0", "g1", "g2"])
+        #expect(sections.map(\.keys.count).reduce(0, +) == 12)
+    }
+}

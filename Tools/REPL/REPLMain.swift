@@ -1,0 +1,75 @@
+// REPLMain.swift — `live-repl`: inject events by hand, watch the sorted,
+// sectioned collection and the exact batches a list view would get.
+
+import ArgumentParser
+import Foundation
+import LiveFirebase
+import LiveModel
+import LiveREPL
+import LiveServer
+import Logging
+
+@main
+struct LiveREPLMain: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "live-repl",
+        abstract: "Watch what LiveCollection does with a stream of events.",
+        discussion: """
+            With no options, starts an embedded LiveServer on a free loopback port and listens to --path on it. \
+            --url connects to any Realtime Database instead; --offline uses no server, only injected events. \
+            Type `help` for the commands. When standard input is not a terminal, reads commands to the end \
+            of input and exits 0 if every command succeeded, 1 otherwise.
+            """)
+
+    @Option(help: "The location to listen to.")
+    var path = "/items"
+
+    @Option(help: "Load N sample children first (embedded server or --offline only).")
+    var sample = 0
+
+    @Option(help: "A Realtime Database URL (a Firebase database, or a live-server) instead of the embedded server.")
+    var url: String?
+
+    @Option(help: "A Firebase ID token, sent as auth= (with --url).")
+    var auth: String?
+
+    @Flag(help: "No server: only injected events feed the collection.")
+    var offline = false
+
+    @Flag(help: "Print one JSON object per line (the contract in the README).")
+    var json = false
+
+    @Option(help: "Log level of the library's messages on standard error (trace … critical).")
+    var logLevel: Logger.Level = .error
+
+    @OptionGroup(title: "Query and sections")
+    var query: QueryOptions
+
+    func validate() throws {
+        if offline, url != nil { throw ValidationError("--offline and --url exclude each other") }
+        if auth != nil, url == nil { throw ValidationError("--auth goes with --url") }
+        if sample < 0 { throw ValidationError("--sample must be 0 or more") }
+        if sample > 0, url != nil {
+            throw ValidationError("--sample writes sample data; it is for the embedded server and --offline, not --url")
+        }
+        do {
+            _ = try query.query()
+            _ = try query.sectionPath()
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    func run() async throws {
+        let level = logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let code = try await REPLRunner(options: self).run()
+        if code != 0 { throw ExitCode(code) }
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}

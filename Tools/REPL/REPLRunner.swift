@@ -1,0 +1,134 @@
+// REPLRunner.swift — the read-run-print loop around a Session.
+
+import Foundation
+import LiveFirebase
+import LiveModel
+import LiveREPL
+import LiveServer
+
+/// Starts the data source and the session, then runs one command per line
+/// until `quit` or the end of input.
+@MainActor
+struct REPLRunner {
+    let options: LiveREPLMain
+
+    /// Runs the session; returns the exit code (0 when every command
+    /// succeeded, 1 otherwise).
+    func run() async throws -> Int32 {
+        var server: LiveServer?
+        let source: SessionSource
+        if options.offline {
+            source = .offline
+        } else if let url = options.url {
+            source = .database(url: url, auth: options.auth)
+        } else {
+            let started = try await LiveServer.start()
+            server = started
+            source = .database(url: started.url, auth: nil)
+            if options.sample > 0 {
+                let client = DatabaseClient(try DatabaseReference(url: started.url, path: options.path))
+                try await client.set(sampleChildren(options.sample))
+            }
+        }
+        let code: Int32
+        do {
+            code = try await loop(source: source, server: server)
+        } catch {
+            try? await server?.shutdown()
+            throw error
+        }
+        try? await server?.shutdown()
+        return code
+    }
+
+    private func loop(source: SessionSource, server: LiveServer?) async throws -> Int32 {
+        let reader = LineReader()
+        let printer = Printer(json: options.json, colors: !options.json && isatty(STDOUT_FILENO) == 1
+                                && ProcessInfo.processInfo.environment["NO_COLOR"] == nil,
+                              echo: !options.json && !reader.interactive)
+        let session: Session
+        do {
+            session = try Session(source: source, path: options.path, options: options.query)
+            try await session.start()
+            if options.offline, options.sample > 0 {
+                let value = sampleChildren(options.sample)
+                _ = try await session.run(.put(.root, value, json: value.jsonText()))
+            }
+        } catch {
+            printer.startupFailure(error)
+            return 1
+        }
+        defer { session.stop() }
+        if reader.interactive {
+            printer.banner(source: source, server: server, path: options.path, session: session)
+        }
+        var failed = false
+        while let line = reader.next(prompt: "live> ") {
+            let between = session.takeUnsolicited()
+            if !between.isEmpty { printer.between(between) }
+            printer.echo(line)
+            do {
+                let output = try await session.run(try CommandParser.parse(line))
+                if output == .quit { break }
+                printer.print(output)
+            } catch {
+                failed = true
+                printer.error(error)
+            }
+        }
+        return failed && !reader.interactive ? 1 : 0
+    }
+}
+
+/// Prints outputs and errors, human or `--json`, unbuffered.
+@MainActor
+struct Printer {
+    let json: Bool
+    let human: HumanOutput
+    let echo: Bool
+
+    init(json: Bool, colors: Bool, echo: Bool) {
+        self.json = json
+        human = HumanOutput(colors: colors)
+        self.echo = echo
+    }
+
+    private func emit(_ lines: [String]) {
+        var text = ""
+        for line in lines { text += line + "\n" }
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    func echo(_ line: String) {
+        if echo, !line.trimmingCharacters(in: .whitespaces).isEmpty { emit(["> " + line]) }
+    }
+
+    func print(_ output: CommandOutput) {
+        if json {
+            if let line = JSONOutput.line(for: output) { emit([line]) }
+        } else {
+            emit(human.lines(for: output))
+        }
+    }
+
+    func between(_ report: ChangeReport) {
+        emit(json ? [JSONOutput.between(report)] : ["(from the server)"] + human.change(report))
+    }
+
+    func error(_ error: REPLError) {
+        emit([json ? JSONOutput.error(error) : human.error(error)])
+    }
+
+    func startupFailure(_ error: REPLError) {
+        FileHandle.standardError.write(Data(("live-repl: " + error.description + "\n").utf8))
+    }
+
+    func banner(source: SessionSource, server: LiveServer?, path: String, session: Session) {
+        var where_: String
+        switch source {
+        case .offline: where_ = "offline (only injected events)"
+        case .database(let url, _): where_ = url + (server != nil ? " (embedded LiveServer)" : "")
+        }
+        emit(["live-repl: listening to \(path) on \(where_); \(session.childCount) children loaded. Type help for the commands."])
+    }
+}
