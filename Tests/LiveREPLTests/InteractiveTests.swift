@@ -1,0 +1,104 @@
+// InteractiveTests.swift — live-repl in a real terminal (tmux): the banner,
+// typed commands, line editing, history, colours, quit.
+
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+
+@Suite("live-repl in a terminal (tmux)")
+struct InteractiveTests {
+    /// A tmux server of its own, with one window running a command.
+    struct Terminal {
+        let socket = "live-repl-test-\(getpid())-\(UInt32.random(in: 0..<UInt32.max))"
+
+        /// Runs a tmux command and returns its output. Spawned and reaped
+        /// directly (posix_spawn, waitpid): the tmux server that the first
+        /// command starts inherits what Foundation's Process watches.
+        @discardableResult
+        func tmux(_ arguments: [String]) throws -> String {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket)-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: file) }
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, file.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+            let argv = ["tmux", "-L", socket] + arguments
+            var cArguments = argv.map { strdup($0) } + [nil]
+            defer { for pointer in cArguments { free(pointer) } }
+            var pid: pid_t = 0
+            let spawned = posix_spawnp(&pid, "tmux", &actions, nil, &cArguments, environ)
+            guard spawned == 0 else { throw REPLTestError("cannot run tmux (\(spawned)): is it installed?") }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+            let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+            guard status == 0 else { throw REPLTestError("tmux \(arguments.joined(separator: " ")) failed: \(text)") }
+            return text
+        }
+
+        func start(_ command: String) throws {
+            try tmux(["new-session", "-d", "-x", "200", "-y", "60", command])
+        }
+
+        func type(_ text: String) throws { try tmux(["send-keys", "-l", text]) }
+        func press(_ keys: String...) throws { try tmux(["send-keys"] + keys) }
+        func screen(colors: Bool = false) throws -> String {
+            try tmux(["capture-pane", "-p", "-S", "-200"] + (colors ? ["-e"] : []))
+        }
+        var isRunning: Bool { (try? tmux(["has-session"])) != nil }
+        func stop() { _ = try? tmux(["kill-server"]) }
+
+        /// Waits until `condition` holds for the screen, up to 10 s.
+        func waitFor(_ what: String, _ condition: (String) -> Bool) throws {
+            for _ in 0..<200 {
+                if condition(try screen()) { return }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            throw REPLTestError("the screen never showed \(what):\n\(try screen())")
+        }
+    }
+
+    @Test("typing commands, editing a line, recalling history, colours, quit")
+    func session() throws {
+        let binary = try REPLProcess.binary()
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("live-repl-home-\(getpid())")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let terminal = Terminal()
+        defer { terminal.stop() }
+        try terminal.start("env -u NO_COLOR HOME=\(home.path) TERM=xterm-256color \(binary.path) --offline --order-by score")
+        try terminal.waitFor("the banner") { $0.contains("live-repl: listening to /items on offline") }
+
+        try terminal.type(#"put / {"a": {"score": 2}, "b": {"score": 1}}"#)
+        try terminal.press("Enter")
+        try terminal.waitFor("the change") { $0.contains("child_added a after b") }
+
+        // Line editing: "xshow", to the start, delete the x.
+        try terminal.type("xshow")
+        try terminal.press("C-a")
+        try terminal.press("C-d")
+        try terminal.press("Enter")
+        try terminal.waitFor("show's output") { $0.contains("section 0 (2 rows)") }
+
+        // History: the previous line again.
+        try terminal.press("Up")
+        try terminal.press("Enter")
+        try terminal.waitFor("show twice") { $0.components(separatedBy: "section 0 (2 rows)").count == 3 }
+
+        try terminal.type("bogus")
+        try terminal.press("Enter")
+        try terminal.waitFor("the error") { $0.contains("error: unknown command \"bogus\"") }
+        let colored = try terminal.screen(colors: true)
+        #expect(colored.unicodeScalars.contains("\u{1B}"), "no colours on a terminal: \(colored.debugDescription)")
+
+        try terminal.type("quit")
+        try terminal.press("Enter")
+        for _ in 0..<100 where terminal.isRunning { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(!terminal.isRunning, "quit did not end the session")
+        let history = try String(contentsOf: home.appendingPathComponent(".live_repl_history"), encoding: .utf8)
+        #expect(history.contains("show") && history.contains("bogus"), "\(history)")
+    }
+}

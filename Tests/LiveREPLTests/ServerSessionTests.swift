@@ -1,0 +1,80 @@
+// ServerSessionTests.swift — live-repl connected to a server: the embedded
+// one, and a LiveServer given with --url and --auth. Each write returns once
+// its change has reached the collection, so `show` after it shows it.
+
+import Foundation
+import LiveModel
+import LiveServer
+import Testing
+
+@Suite("live-repl connected to a server", .serialized)
+struct ServerSessionTests {
+    static func shows(_ line: String) throws -> [[String]] {
+        guard case .show(let sections) = try REPLLine(line) else { throw REPLTestError("not a show line: \(line)") }
+        return sections.map(\.keys)
+    }
+
+    @Test("embedded server with sample data: set, update, push and remove each show at once")
+    func embeddedWrites() throws {
+        let script = """
+            show
+            set /item-3/score 1000
+            show
+            update / {"item-1": null, "item-2/score": -1}
+            show
+            push / {"score": 500, "title": "pushed"}
+            show
+            remove /item-3
+            show
+            put /item-9 {"score": 2000}
+            show
+            query --order-by score --limit-last 2
+            show
+            """
+        let run = try REPLProcess.run(["--sample", "6", "--order-by", "score", "--json"], input: script + "\n")
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+        let lines = run.lines
+        try #require(lines.count == 13, "\(run.stdout)")
+        let start = try Self.shows(lines[0])[0]
+        #expect(start.count == 6)
+        #expect(try Self.shows(lines[2])[0].last == "item-3", "set moved item-3 last")
+        let afterUpdate = try Self.shows(lines[4])[0]
+        #expect(afterUpdate.first == "item-2" && !afterUpdate.contains("item-1"))
+        let afterPush = try Self.shows(lines[6])[0]
+        #expect(afterPush.count == 6 && afterPush[4].hasPrefix("-"), "the pushed child sorts before item-3: \(afterPush)")
+        #expect(!(try Self.shows(lines[8])[0]).contains("item-3"))
+        #expect(try Self.shows(lines[10])[0].last == "item-9", "an injected put shows too")
+        // A new query loads from the server, where the injected child never was.
+        #expect(try Self.shows(lines[12])[0] == [afterPush[3], afterPush[4]])
+        // Every write's change line names the child it touched.
+        guard case .change(_, let events) = try REPLLine(lines[1]) else { Issue.record("\(lines[1])"); return }
+        #expect(events.map(\.type) == ["child_moved", "child_changed"] && events.allSatisfy { $0.key == "item-3" })
+    }
+
+    @Test("--url and --auth: a LiveServer that requires a token; without it, a clear refusal")
+    func urlWithAuth() async throws {
+        var configuration = LiveServerConfiguration()
+        configuration.tokens = ["secret-token"]
+        let server = try await LiveServer.start(configuration)
+        defer { Task { try? await server.shutdown() } }
+        let script = "set /a {\"n\": 1}\nset /b {\"n\": 0}\nshow\n"
+        let run = try REPLProcess.run(["--url", server.url, "--auth", "secret-token", "--order-by", "n", "--json"],
+                                      input: script)
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+        #expect(try Self.shows(try #require(run.lines.last)) == [["b", "a"]])
+        #expect(!run.stdout.contains("secret-token") && !run.stderr.contains("secret-token"))
+
+        let refused = try REPLProcess.run(["--url", server.url, "--auth", "wrong-token"], input: "show\n")
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("permission denied"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("wrong-token"), "a token in an error: \(refused.stderr)")
+    }
+
+    @Test("human output, connected: set then show shows the write")
+    func humanConnected() throws {
+        let run = try REPLProcess.run(["--sample", "3", "--order-by", "score"], input: "set /item-1/score -5\nshow\n")
+        #expect(run.status == 0, "\(run.stdout)")
+        let rows = run.lines.drop { $0 != "> show" }.dropFirst(2)
+        #expect(rows.first?.contains("item-1  -5") == true, "\(run.stdout)")
+    }
+}
