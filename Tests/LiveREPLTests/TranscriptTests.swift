@@ -69,6 +69,27 @@ struct TranscriptTests {
                               "> show", "section 0 (1 row)", "     0  a  1  {\"score\":1}", "> quit"])
     }
 
+    @Test("help lists every command with an example; stats counts children, sections, memory and events")
+    func helpAndStats() throws {
+        let run = try REPLProcess.run(["--offline", "--json", "--section-by", "g"],
+                                      input: "put / {\"a\": {\"g\": 1}, \"b\": {\"g\": 2}}\nhelp\nstats\n")
+        #expect(run.status == 0)
+        let lines = run.lines
+        try #require(lines.count == 3, "\(run.stdout)")
+        guard case .text(let help) = try REPLLine(lines[1]), case .text(let stats) = try REPLLine(lines[2]) else {
+            Issue.record("\(run.stdout)")
+            return
+        }
+        for name in ["put", "patch", "set", "update", "push", "remove", "show", "query", "load", "stats", "help", "quit"] {
+            #expect(help.contains { $0.hasPrefix("  \(name)") }, "help does not list \(name)")
+        }
+        #expect(help.contains("Examples:"))
+        #expect(stats.count == 4)
+        #expect(stats[0] == "children: 2" && stats[1] == "sections: 2", "\(stats)")
+        #expect(stats[2].hasPrefix("memory: ") && stats[2].hasSuffix(" MB resident"), "\(stats)")
+        #expect(stats[3].hasPrefix("events: 2 in "), "\(stats)")
+    }
+
     @Test("options the REPL refuses at start-up exit non-zero with the reason")
     func badOptions() throws {
         for (arguments, reason) in [

@@ -139,7 +139,12 @@ public final class Session {
     public func stop() { firebase.stop() }
 
     /// Runs one command.
-    /// - Throws: ``REPLError``; the collection is unchanged then.
+    /// - Throws: ``REPLError``; the collection is unchanged then (a write
+    ///   whose change is not seen in time has still been written).
+    /// - Complexity: an injected event costs what the collection's update
+    ///   costs; a write adds its request and one read of the query's
+    ///   children; `show`, a new query and a new load mode are O(n) in the
+    ///   children (a new query also loads them again).
     public func run(_ command: Command) async throws(REPLError) -> CommandOutput {
         switch command {
         case .nothing: return .nothing
