@@ -61,8 +61,9 @@ extension FirebaseCollection {
             collection.notifyLoad(started: true)
             applyEach(events)
             collection.notifyLoad(started: false)
-        } else if isWhole || events.count > 1 {
-            // A resync, a new page or a multi-child change: one batch.
+        } else if isWhole || Set(events.map(\.key)).count > 1 {
+            // A resync, a new page or a multi-child change: one batch. (One
+            // child moved and changed is one update, not a group.)
             collection.performBatch { applyEach(events) }
         } else {
             applyEach(events)
