@@ -12,16 +12,17 @@ import LiveServer
 
 /// The server's own answer to `query` at `/items`, with its exact
 /// parameters (LiveServer's `startAfter` and `…Key` extensions), in query
-/// order.
-func serverAnswer(_ server: LiveServer, _ query: DatabaseQuery) async throws -> [Key] {
-    let url = try DatabaseURL(server.url).restURL(for: "/items", parameters: RESTQueryTests.exactParameters(query))
+/// order; `auth` is a token for a server that requires one.
+func serverAnswer(_ server: LiveServer, _ query: DatabaseQuery, auth: String? = nil) async throws -> [Key] {
+    let url = try DatabaseURL(server.url).restURL(for: "/items", parameters: RESTQueryTests.exactParameters(query)
+                                                   + (auth.map { [("auth", $0)] } ?? []))
     let (data, _) = try await URLSessionHTTPTransport.shared.send(URLRequest(url: url))
     return try Snapshot.parse(json: data, order: query.order).orderedChildren().compactMap(\.key)
 }
 
 /// Every child at `/items` and its value (without priorities).
-func serverValues(_ server: LiveServer) async throws -> [Key: JSONValue] {
-    let url = try DatabaseURL(server.url).restURL(for: "/items")
+func serverValues(_ server: LiveServer, auth: String? = nil) async throws -> [Key: JSONValue] {
+    let url = try DatabaseURL(server.url).restURL(for: "/items", parameters: auth.map { [("auth", $0)] } ?? [])
     let (data, _) = try await URLSessionHTTPTransport.shared.send(URLRequest(url: url))
     var out: [Key: JSONValue] = [:]
     for child in try Snapshot.parse(json: data).children { if let k = child.key { out[k] = child.value } }

@@ -1,0 +1,229 @@
+// FirebaseCollectionFaultTests.swift — a Firebase collection against
+// LiveServer's faults, end to end. After each fault the collection ends
+// equal to the server's data, with no duplicate, lost or reloaded child,
+// and its status told the user what happened.
+
+import Foundation
+import LiveCollection
+@testable import LiveFirebase
+import LiveModel
+import LiveServer
+import Testing
+
+@MainActor
+@Suite("FirebaseCollection against LiveServer's faults", .serialized)
+struct FirebaseCollectionFaultTests {
+    nonisolated static let query = DatabaseQuery(order: .child("s"))
+
+    /// A listening collection, what it told, and the children written.
+    @MainActor
+    final class Rig {
+        let server: LiveServer
+        let client: DatabaseClient
+        let collection: FirebaseCollection<DecodingDataSource<RawChild>>
+        let recorder = CollectionRecorder()
+        var statuses: [CollectionStatus] = []
+        var tokens: [Any] = []
+        var written = 0
+        var rng: SeededGenerator
+
+        init(_ server: LiveServer, seed: UInt64, credentials: Credentials = .none,
+             transport: any StreamTransport = URLSessionStreamTransport(),
+             configuration: StreamConfiguration = StreamConfiguration(keepAliveTimeout: .seconds(5),
+                                                                      initialBackoff: .milliseconds(20),
+                                                                      maxBackoff: .milliseconds(200))) throws {
+            self.server = server
+            rng = SeededGenerator(seed: seed)
+            client = DatabaseClient(try DatabaseReference(url: server.url, path: "/items", credentials: credentials))
+            collection = try FirebaseCollection(
+                reference: try DatabaseReference(url: server.url, path: "/items", credentials: credentials),
+                query: FirebaseCollectionFaultTests.query, mode: .all, dataSource: DecodingDataSource<RawChild>(),
+                opener: .database(transport: transport, configuration: configuration))
+            tokens.append(collection.collection.addObserver(recorder))
+            tokens.append(collection.observeStatus { [unowned self] in statuses.append($0) })
+        }
+
+        /// `n` random writes: children set, changed, removed.
+        func write(_ n: Int) async throws {
+            for _ in 0..<n {
+                let key = Key(Int.random(in: 0..<16, using: &rng))
+                switch Int.random(in: 0..<4, using: &rng) {
+                case 0: try await client.remove(at: Path([key]))
+                case 1: try await client.set(.number(Double(Int.random(in: 0..<9, using: &rng))), at: Path([key, "s"]))
+                default:
+                    try await client.set(.object(["s": .number(Double(Int.random(in: 0..<9, using: &rng))), "t": "x"]),
+                                         at: Path([key]))
+                    written += 1
+                }
+            }
+        }
+
+        /// The collection settles on the server's answer; no reload happened.
+        func settles(_ context: String, auth: String? = nil) async throws {
+            let keys = try await serverAnswer(server, FirebaseCollectionFaultTests.query, auth: auth)
+            let values = try await serverValues(server, auth: auth)
+            let settled = await eventually(10) { holds(collection.collection, keys, values) }
+            #expect(settled, "\(context): collection \(collection.collection.models.map(\.identifier)), server \(keys)")
+            let inserted = recorder.batches.map(\.inserted.count).reduce(0, +)
+                + recorder.log.filter { $0.hasPrefix("insert") }.count
+            #expect(inserted <= 16 + written, "\(context): \(inserted) insertions for \(written) children written")
+        }
+
+        /// Whether the status went through `reconnecting` with an error matching `reason`.
+        func toldReconnecting(_ reason: (DatabaseError) -> Bool) -> Bool {
+            statuses.contains { if case .reconnecting(let error) = $0 { reason(error) } else { false } }
+        }
+    }
+
+    @Test("a 307 redirect to another port: followed, live as before")
+    func redirect() async throws {
+        try await withServer { server in
+            let second = try await server.addPort()
+            server.setFaults([.redirect(port: second)])
+            // The redirect is for the first request; the second port serves.
+            let transport = StreamWatchingTransport(onEvent: { if case .response(307, _) = $0 { server.setFaults([]) } })
+            let rig = try Rig(server, seed: testSeed(), transport: transport)
+            try await rig.write(10)
+            try await rig.collection.start()
+            #expect(transport.requests.compactMap { $0.url?.port } == [server.port, second])
+            try await rig.write(30)
+            try await rig.settles("redirect")
+            rig.collection.stop()
+        }
+    }
+
+    @Test("a malformed event: the stream reconnects and resyncs, and says why")
+    func malformedEvent() async throws {
+        try await withServer { server in
+            let rig = try Rig(server, seed: testSeed())
+            try await rig.write(10)
+            try await rig.collection.start()
+            server.setFaults([.malformedEvent(afterEvents: 3)])
+            try await rig.write(20)
+            server.setFaults([])
+            try await rig.write(10)
+            try await rig.settles("malformed event")
+            #expect(rig.toldReconnecting { if case .invalidResponse = $0 { true } else { false } }, "\(rig.statuses)")
+            rig.collection.stop()
+        }
+    }
+
+    @Test("a payload over the client's limit: the collection keeps its data and says why; start again once it fits")
+    func oversizedPayload() async throws {
+        try await withServer { server in
+            let rig = try Rig(server, seed: testSeed(), configuration: StreamConfiguration(
+                keepAliveTimeout: .seconds(5), initialBackoff: .milliseconds(20), maxBackoff: .milliseconds(100),
+                maxEventBytes: 4096))
+            try await rig.write(10)
+            try await rig.collection.start()
+            let kept = rig.collection.collection.models.map(\.identifier)
+            try await rig.client.set(.object(["s": 1, "t": .string(String(repeating: "x", count: 8000))]), at: "/big")
+            // Reconnecting would meet the same event again: the stream ends and says why.
+            #expect(await eventually {
+                if case .failed(let error) = rig.collection.status { "\(error)".contains("limit of 4096 bytes") } else { false }
+            }, "\(rig.statuses)")
+            #expect(rig.collection.collection.models.map(\.identifier) == kept, "the data is kept")
+            try await rig.client.remove(at: "/big")
+            try await rig.write(10)
+            try await rig.collection.start()
+            try await rig.settles("oversized payload")
+            #expect(rig.collection.status == .live)
+            rig.collection.stop()
+        }
+    }
+
+    @Test("a missing keep-alive: the client gives up on the silent stream, reconnects and resyncs")
+    func missingKeepAlive() async throws {
+        try await withServer({ $0.keepAliveInterval = .milliseconds(100) }) { server in
+            let rig = try Rig(server, seed: testSeed(), configuration: StreamConfiguration(
+                keepAliveTimeout: .milliseconds(600), initialBackoff: .milliseconds(20), maxBackoff: .milliseconds(100)))
+            try await rig.write(10)
+            try await rig.collection.start()
+            server.setFaults([.silence])
+            try await rig.write(15)
+            #expect(await eventually { rig.toldReconnecting { _ in true } }, "\(rig.statuses)")
+            server.setFaults([])
+            try await rig.write(10)
+            try await rig.settles("missing keep-alive")
+            rig.collection.stop()
+        }
+    }
+
+    @Test("the server killed and restarted on its data file: reconnect, resync, nothing lost")
+    func serverRestart() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("live-restart-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = LiveServerConfiguration()
+        configuration.dataFile = directory.appendingPathComponent("db.json").path
+        let first = try await LiveServer.start(configuration)
+        let rig = try Rig(first, seed: testSeed())
+        try await rig.write(20)
+        try await rig.collection.start()
+        let before = rig.collection.collection.models.map(\.identifier)
+        try await first.shutdown()
+        #expect(await eventually { rig.toldReconnecting { _ in true } }, "\(rig.statuses)")
+        #expect(rig.collection.collection.models.map(\.identifier) == before, "the data is kept while away")
+
+        configuration.port = first.port
+        let second = try await LiveServer.start(configuration)
+        do {
+            let again = try Rig(second, seed: testSeed() &+ 1)
+            try await again.write(20)
+            rig.written += again.written
+            let keys = try await serverAnswer(second, Self.query)
+            let values = try await serverValues(second)
+            #expect(await eventually(10) { holds(rig.collection.collection, keys, values) },
+                    "collection \(rig.collection.collection.models.map(\.identifier)), server \(keys)")
+            #expect(rig.collection.status == .live)
+            rig.collection.stop()
+        } catch {
+            try? await second.shutdown()
+            throw error
+        }
+        try await second.shutdown()
+    }
+
+    @Test("cancel (access ended): the collection keeps its data and says it failed")
+    func cancel() async throws {
+        try await withServer({ $0.tokens = ["reader"] }) { server in
+            let rig = try Rig(server, seed: testSeed(), credentials: .fixed(.idToken("reader")))
+            try await rig.write(10)
+            try await rig.collection.start()
+            let kept = rig.collection.collection.models
+            server.endAccess(token: "reader")
+            #expect(await eventually { if case .failed(.permissionDenied) = rig.collection.status { true } else { false } },
+                    "\(rig.statuses)")
+            #expect(rig.collection.collection.models.map(\.identifier) == kept.map(\.identifier))
+        }
+    }
+
+    @Test("auth_revoked: the provider gives a fresh token, the collection resyncs and stays live")
+    func authRevoked() async throws {
+        let first = "first-token-7c1e", second = "second-token-9d2a"
+        try await withServer({ $0.tokens = [first, second] }) { server in
+            let asked = Counter()
+            let credentials = Credentials.provider { refresh in
+                asked.add(1)
+                return .idToken(refresh ? second : first)
+            }
+            let rig = try Rig(server, seed: testSeed(), credentials: credentials)
+            try await rig.write(10)
+            try await rig.collection.start()
+            server.revoke(token: first)
+            try await rig.write(20)
+            try await rig.settles("auth_revoked", auth: second)
+            #expect(asked.value >= 2, "the provider was not asked again")
+            #expect(rig.collection.status == .live)
+            rig.collection.stop()
+        }
+    }
+}
+
+/// A thread-safe counter.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add(_ n: Int) { lock.lock(); count += n; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+}
