@@ -100,6 +100,14 @@ let package = Package(
             path: "Tools/REPL"
         ),
         .executableTarget(
+            name: "live-soak",
+            dependencies: [
+                "LiveFirebase", "LiveSections", "LiveCollection", "LiveModel",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/Soak"
+        ),
+        .executableTarget(
             name: "LiveBench",
             dependencies: [
                 "CLiveCore", "CJansson", "LiveModel", "LiveCollection", "LiveSections", "LiveServer", "LiveFirebase",
@@ -144,3 +152,23 @@ let package = Package(
     swiftLanguageModes: [.v6],
     cLanguageStandard: .c11
 )
+
+// libFuzzer targets, only when asked for (`Tests/Fuzz/run`): they are built
+// with `-sanitize=fuzzer`, and each hands its entry point to libFuzzer.
+if Context.environment["LIVE_FUZZ"] != nil {
+    package.targets += [
+        .target(name: "CFuzzDriver", path: "Tests/Fuzz/Swift/Driver"),
+        .executableTarget(
+            name: "fuzz-sse",
+            dependencies: ["LiveFirebase", "CFuzzDriver"],
+            path: "Tests/Fuzz/Swift/SSE",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+        .executableTarget(
+            name: "fuzz-commands",
+            dependencies: ["LiveREPL", "LiveModel", "CFuzzDriver"],
+            path: "Tests/Fuzz/Swift/Commands",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+    ]
+}

@@ -18,9 +18,9 @@ import Foundation
 /// One event may hold at most ``maxEventBytes`` bytes (its data and its
 /// unfinished line together); past that, ``feed(_:into:)`` throws instead of
 /// growing without bound, and the parser stays failed.
-struct SSEParser: Sendable {
+package struct SSEParser: Sendable {
     /// The most bytes one event may hold.
-    let maxEventBytes: Int
+    package let maxEventBytes: Int
 
     private var line: [UInt8] = []
     private var data: [UInt8] = []
@@ -36,14 +36,14 @@ struct SSEParser: Sendable {
     /// A line buffer that grew past this is released rather than kept.
     private static let keptCapacity = 1 << 16
 
-    init(maxEventBytes: Int = 256 << 20) {
+    package init(maxEventBytes: Int = 256 << 20) {
         self.maxEventBytes = max(1, maxEventBytes)
     }
 
     /// Reads `bytes` and returns what they complete.
     /// - Throws: ``SSEParserError/eventTooLarge(limit:)``.
     /// - Complexity: O(`bytes.count`), amortised.
-    mutating func feed(_ bytes: some Collection<UInt8>) throws(SSEParserError) -> [SSEItem] {
+    package mutating func feed(_ bytes: some Collection<UInt8>) throws(SSEParserError) -> [SSEItem] {
         var items: [SSEItem] = []
         try feed(bytes, into: &items)
         return items
@@ -53,7 +53,7 @@ struct SSEParser: Sendable {
     /// - Throws: ``SSEParserError/eventTooLarge(limit:)``; the parser then
     ///   throws on every later call.
     /// - Complexity: O(`bytes.count`), amortised.
-    mutating func feed(_ bytes: some Collection<UInt8>, into items: inout [SSEItem]) throws(SSEParserError) {
+    package mutating func feed(_ bytes: some Collection<UInt8>, into items: inout [SSEItem]) throws(SSEParserError) {
         guard !failed else { throw .eventTooLarge(limit: maxEventBytes) }
         let result: Result<Void, SSEParserError>
         if let done = bytes.withContiguousStorageIfAvailable({ consumeStart($0, into: &items) }) {

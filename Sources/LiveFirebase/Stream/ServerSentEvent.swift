@@ -7,37 +7,37 @@
 /// The data stays bytes: a Realtime Database `put` can hold the whole value
 /// of a location (tens of megabytes), which the payload parser reads
 /// without a detour through `String`.
-struct ServerSentEvent: Sendable, Hashable, CustomStringConvertible {
+package struct ServerSentEvent: Sendable, Hashable, CustomStringConvertible {
     /// The `event:` field, or `"message"` when the event had none.
-    var name: String
+    package var name: String
     /// The `data:` lines joined with LF (without a final LF).
-    var data: [UInt8]
+    package var data: [UInt8]
     /// The last event ID seen on the stream (`id:`), or nil when none was
     /// set or it was set to the empty string.
-    var id: String?
+    package var id: String?
 
-    init(name: String = "message", data: [UInt8], id: String? = nil) {
+    package init(name: String = "message", data: [UInt8], id: String? = nil) {
         self.name = name
         self.data = data
         self.id = id
     }
 
     /// An event with textual data (UTF-8).
-    init(name: String = "message", text: String, id: String? = nil) {
+    package init(name: String = "message", text: String, id: String? = nil) {
         self.init(name: name, data: Array(text.utf8), id: id)
     }
 
     /// The data as text (invalid UTF-8 repaired).
-    var text: String { String(decoding: data, as: UTF8.self) }
+    package var text: String { String(decoding: data, as: UTF8.self) }
 
     /// The name and the size of the data, never the data: an event can be
     /// large, and nothing in it belongs in a log.
-    var description: String { "\(name) (\(data.count) bytes)" }
+    package var description: String { "\(name) (\(data.count) bytes)" }
 }
 
 /// What an ``SSEParser`` reads from a stream: events, and the server's
 /// reconnection time.
-enum SSEItem: Sendable, Hashable {
+package enum SSEItem: Sendable, Hashable {
     /// A complete event.
     case event(ServerSentEvent)
     /// A `retry:` field: the reconnection time the server asks for.
@@ -45,11 +45,11 @@ enum SSEItem: Sendable, Hashable {
 }
 
 /// Why an ``SSEParser`` stopped.
-enum SSEParserError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum SSEParserError: Error, Sendable, Hashable, CustomStringConvertible {
     /// One event (its pending line and data together) grew past the limit.
     case eventTooLarge(limit: Int)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .eventTooLarge(let limit): return "an event is larger than the limit of \(limit) bytes"
         }

@@ -1,0 +1,2 @@
+/* Declarations only (fuzz_driver.h); libFuzzer provides the code. */
+#include "fuzz_driver.h"
