@@ -131,6 +131,16 @@ struct RESTTests {
                 ("GET", "/keep", nil, 404),
                 ("TRACE", "/keep.json", nil, 405),
                 ("PUT", "/keep.json", "[" + String(repeating: "1,", count: 40_000) + "1]", 413),
+                ("PUT", "/keep.json", #"{"v": 2"#, 400),                                   // truncated
+                ("PUT", "/keep.json", "\"\u{FFFD}\"".replacingOccurrences(of: "\u{FFFD}", with: "\\udc00"), 400),
+                ("PUT", "/" + Array(repeating: "d", count: 33).joined(separator: "/") + ".json", "1", 400),
+                ("PUT", "/" + String(repeating: "k", count: 800) + ".json", "1", 400),
+                ("GET", "/keep.json?orderBy=%22a%22&limitToFirst=99999999999999999999", nil, 400),
+                ("GET", "/keep.json?orderBy=%22a%22&limitToFirst=3&limitToLast=3", nil, 400),
+                ("GET", "/keep.json?orderBy=%22a%22&startAt=%5B1%5D", nil, 400),
+                ("GET", "/keep.json?orderBy=%22a%22&equalTo=1&startAt=1", nil, 400),
+                ("GET", "/keep.json?orderBy=%22%5Cu0000%22", nil, 400),
+                ("GET", "/keep.json?orderBy=%22a%22&startAt=%22unterminated", nil, 400),
             ]
             for (method, target, body, status) in cases {
                 let r = try request(p, method, target, body: body)
