@@ -85,7 +85,7 @@ let package = Package(
         .target(
             name: "LiveREPL",
             dependencies: [
-                "LiveModel", "LiveCollection", "LiveSections", "LiveFirebase", "LiveServer",
+                "LiveModel", "LiveCollection", "LiveSections", "LiveFirebase",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/LiveREPL"
@@ -93,7 +93,7 @@ let package = Package(
         .executableTarget(
             name: "live-repl",
             dependencies: [
-                "LiveREPL", "CEditLine",
+                "LiveREPL", "LiveServer", "LiveFirebase", "LiveModel", "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
