@@ -184,6 +184,33 @@ struct FirebaseCollectionFaultTests {
         try await second.shutdown()
     }
 
+    @Test("a slow consumer: the server disconnects it past its buffer limit; it reconnects and resyncs")
+    func slowConsumer() async throws {
+        try await withServer({ $0.listenerBufferLimit = 64 << 10 }) { server in
+            let transport = SlowSocketTransport()
+            let rig = try Rig(server, seed: testSeed(), transport: transport)
+            try await rig.write(10)
+            try await rig.collection.start()
+            // Reading slowly while megabytes of changes come: the server's
+            // backlog for this listener passes its limit.
+            transport.slow = true
+            let big = String(repeating: "x", count: 50_000)
+            for i in 0..<200 {
+                try await rig.client.set(.object(["s": .number(Double(i % 9)), "t": .string(big)]), at: Path([Key(i % 16)]))
+            }
+            rig.written += 16
+            // The server has given up on it by now; what it had sent before
+            // is still in the socket buffers: read on normally to the end.
+            try await Task.sleep(for: .milliseconds(500))
+            transport.slow = false
+            #expect(await eventually(10) { rig.toldReconnecting { "\($0)".contains("closed") } }, "\(rig.statuses)")
+            try await rig.write(10)
+            try await rig.settles("slow consumer")
+            #expect(transport.opened >= 2, "the server never disconnected the slow consumer")
+            rig.collection.stop()
+        }
+    }
+
     @Test("cancel (access ended): the collection keeps its data and says it failed")
     func cancel() async throws {
         try await withServer({ $0.tokens = ["reader"] }) { server in
