@@ -61,7 +61,7 @@ extension FirebaseCollection {
             collection.notifyLoad(started: true)
             applyEach(events)
             collection.notifyLoad(started: false)
-        } else if isWhole || Set(events.map(\.key)).count > 1 {
+        } else if isWhole || events.contains(where: { $0.key != events[0].key }) {
             // A resync, a new page or a multi-child change: one batch. (One
             // child moved and changed is one update, not a group.)
             collection.performBatch { applyEach(events) }

@@ -29,14 +29,7 @@ public struct REPLChild: LiveModelProtocol, Sendable {
 
     /// The value at `path` inside the child (null when missing or when the
     /// path passes through a primitive), as `orderByChild` reads it.
-    func value(at path: Path) -> JSONValue {
-        var value = dictionary
-        for key in path.keys {
-            guard case .object(let members) = value, let next = members[key.string] else { return .null }
-            value = next
-        }
-        return value
-    }
+    func value(at path: Path) -> JSONValue { dictionary[path: path] ?? .null }
 
     /// The child's value in one line of at most `limit` characters.
     func summary(limit: Int = 60) -> String {

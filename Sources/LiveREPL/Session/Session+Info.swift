@@ -25,8 +25,8 @@ extension Session {
 
     /// Children, sections, memory and the event rate.
     func statsLines() -> [String] {
-        let seconds = Double((ContinuousClock.now - started).components.seconds)
-            + Double((ContinuousClock.now - started).components.attoseconds) / 1e18
+        let elapsed = (ContinuousClock.now - started).components
+        let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
         let rate = seconds > 0 ? Double(recorder.eventCount) / seconds : 0
         return [
             "children: \(firebase.collection.count)",
