@@ -56,11 +56,11 @@ static lc_status detach_value(const lc_index *ix, const lc_value *v, lc_value *o
 
 lc_status lc_index_insert(lc_index *ix, const char *key, size_t key_len, const lc_value *v,
                           size_t *position, uint32_t *id) {
-    return lc_ix_insert(ix, key, key_len, v, position, id, NULL);
+    return lc_ix_insert(ix, key, key_len, v, position, id, NULL, NULL);
 }
 
 lc_status lc_ix_insert(lc_index *ix, const char *key, size_t key_len, const lc_value *v,
-                       size_t *position, uint32_t *id, const uint32_t *fp_hint) {
+                       size_t *position, uint32_t *id, const uint32_t *fp_hint, const tree_hint *where) {
     if (!ix || lc_value_check(v) != LC_OK) return LC_ERR_ARGUMENT;
     lc_status st = check_key(key, key_len);
     if (st != LC_OK) return st;
@@ -70,7 +70,7 @@ lc_status lc_ix_insert(lc_index *ix, const char *key, size_t key_len, const lc_v
     if (!fp_hint) { /* the new place loads while the key is looked up */
         lc_ix_prefetch_slot(ix, fp);
         probe_ext ext = {key, key_len, 0, v->str, v->len};
-        lc_ix_tree_prefetch(ix, &e, &ext);
+        lc_ix_tree_prefetch(ix, &e, &ext, NULL);
     }
     if (lc_ix_lookup_fp(ix, key, key_len, fp) != LC_ID_NONE) return LC_ERR_DUPLICATE_KEY;
     if ((st = lc_ix_tree_reserve(ix)) != LC_OK) return st;
@@ -82,7 +82,7 @@ lc_status lc_ix_insert(lc_index *ix, const char *key, size_t key_len, const lc_v
     e.id = fresh;
     free(copy);
     if (st != LC_OK) return st;
-    size_t rank = lc_ix_tree_insert(ix, &e);
+    size_t rank = lc_ix_tree_insert(ix, &e, where);
     if (position) *position = rank;
     if (id) *id = fresh;
     return LC_OK;
@@ -118,11 +118,12 @@ static int same_value(const lc_index *ix, uint32_t id, const lc_value *v) {
 
 lc_status lc_index_update(lc_index *ix, const char *key, size_t key_len, const lc_value *v,
                           size_t *old_position, size_t *new_position) {
-    return lc_ix_update(ix, key, key_len, v, old_position, new_position, NULL, NULL);
+    return lc_ix_update(ix, key, key_len, v, old_position, new_position, NULL, NULL, NULL);
 }
 
 lc_status lc_ix_update(lc_index *ix, const char *key, size_t key_len, const lc_value *v,
-                       size_t *old_position, size_t *new_position, uint32_t *id_out, const uint32_t *fp_hint) {
+                       size_t *old_position, size_t *new_position, uint32_t *id_out, const uint32_t *fp_hint,
+                       const tree_hint *where) {
     if (!ix || (!key && key_len) || lc_value_check(v) != LC_OK) return LC_ERR_ARGUMENT;
     uint32_t fp = fp_hint ? *fp_hint : lc_ix_fingerprint(ix, key, key_len);
     entry moved;
@@ -130,7 +131,7 @@ lc_status lc_ix_update(lc_index *ix, const char *key, size_t key_len, const lc_v
     if (!fp_hint) { /* the new place loads while the old is found */
         lc_ix_prefetch_slot(ix, fp);
         probe_ext ext = {key, key_len, 0, v->str, v->len};
-        lc_ix_tree_prefetch(ix, &moved, &ext);
+        lc_ix_tree_prefetch(ix, &moved, &ext, NULL);
     }
     uint32_t id = lc_ix_lookup_fp(ix, key, key_len, fp);
     if (id == LC_ID_NONE) return LC_ERR_NOT_FOUND;
@@ -153,10 +154,10 @@ lc_status lc_ix_update(lc_index *ix, const char *key, size_t key_len, const lc_v
     st = lc_ix_set_value(ix, id, &val);
     free(copy);
     if (st != LC_OK) {
-        lc_ix_tree_insert(ix, &old); /* the record is unchanged: put the entry back */
+        lc_ix_tree_insert(ix, &old, NULL); /* the record is unchanged: put the entry back */
         return st;
     }
-    size_t after = lc_ix_tree_insert(ix, &moved);
+    size_t after = lc_ix_tree_insert(ix, &moved, where);
     if (old_position) *old_position = before;
     if (new_position) *new_position = after;
     return LC_OK;
@@ -166,10 +167,10 @@ lc_status lc_index_upsert(lc_index *ix, const char *key, size_t key_len, const l
                           size_t *old_position, size_t *new_position, uint32_t *id) {
     size_t before = LC_NO_POSITION, after = LC_NO_POSITION;
     uint32_t found = LC_ID_NONE;
-    lc_status st = lc_ix_update(ix, key, key_len, v, &before, &after, &found, NULL);
+    lc_status st = lc_ix_update(ix, key, key_len, v, &before, &after, &found, NULL, NULL);
     if (st == LC_ERR_NOT_FOUND) {
         before = LC_NO_POSITION;
-        st = lc_ix_insert(ix, key, key_len, v, &after, &found, NULL);
+        st = lc_ix_insert(ix, key, key_len, v, &after, &found, NULL, NULL);
     }
     if (st != LC_OK) before = after = LC_NO_POSITION;
     if (old_position) *old_position = before;

@@ -3,7 +3,8 @@
 #include "lc_key.h"
 
 /* How far ahead each stage runs: the hash slot of event i + SLOT_AHEAD is
- * fetched, the record of event i + RECORD_AHEAD, the leaves of i + LEAF_AHEAD. */
+ * fetched, the record of event i + RECORD_AHEAD, the leaves of i + LEAF_AHEAD,
+ * keeping the way down to the new one for the event to take. */
 #define SLOT_AHEAD 8
 #define RECORD_AHEAD 4
 #define LEAF_AHEAD 2
@@ -12,19 +13,22 @@
 typedef struct ahead {
     uint32_t fp;
     uint32_t id;
+    tree_hint where; /* the path to the new place, found by stage_leaf */
 } ahead;
 
-static lc_event_result apply_one(lc_index *ix, const lc_event *e, const uint32_t *fp) {
+/* fp and where come from the stages when known, else NULL. */
+static lc_event_result apply_one(lc_index *ix, const lc_event *e, const uint32_t *fp, const tree_hint *where) {
     lc_event_result r = {LC_OK, LC_NO_POSITION, LC_NO_POSITION, LC_ID_NONE};
     switch (e->op) {
     case LC_OP_INSERT:
-        r.status = lc_ix_insert(ix, e->key, e->key_len, &e->value, &r.new_position, &r.id, fp);
+        r.status = lc_ix_insert(ix, e->key, e->key_len, &e->value, &r.new_position, &r.id, fp, where);
         break;
     case LC_OP_REMOVE:
         r.status = lc_ix_remove(ix, e->key, e->key_len, &r.old_position, &r.id, fp);
         break;
     case LC_OP_UPDATE:
-        r.status = lc_ix_update(ix, e->key, e->key_len, &e->value, &r.old_position, &r.new_position, &r.id, fp);
+        r.status = lc_ix_update(ix, e->key, e->key_len, &e->value, &r.old_position, &r.new_position, &r.id, fp,
+                                where);
         break;
     case LC_OP_UPSERT:
         r.status = lc_index_upsert(ix, e->key, e->key_len, &e->value, &r.old_position, &r.new_position, &r.id);
@@ -41,6 +45,7 @@ static lc_event_result apply_one(lc_index *ix, const lc_event *e, const uint32_t
  * wrong result. */
 static void stage_slot(const lc_index *ix, const lc_event *e, ahead *a) {
     a->id = LC_ID_NONE;
+    a->where.leaf = NULL;
     if (!e->key || e->key_len > LC_MAX_KEY_BYTES) return;
     a->fp = lc_ix_fingerprint(ix, e->key, e->key_len);
     lc_ix_prefetch_slot(ix, a->fp);
@@ -60,12 +65,12 @@ static void stage_record(const lc_index *ix, ahead *a) {
     }
 }
 
-static void stage_leaf(const lc_index *ix, const lc_event *e, const ahead *a) {
+static void stage_leaf(const lc_index *ix, const lc_event *e, ahead *a) {
     if (e->op != LC_OP_REMOVE && e->key && lc_value_check(&e->value) == LC_OK) {
         entry t; /* where the key will go */
         lc_ix_encode(e->key, e->key_len, &e->value, &t);
         probe_ext ext = {e->key, e->key_len, 0, e->value.str, e->value.len};
-        lc_ix_tree_prefetch(ix, &t, &ext);
+        lc_ix_tree_prefetch(ix, &t, &ext, &a->where);
     }
     if (a->id >= ix->rec_len) return;
     const record *r = &ix->rec[a->id];
@@ -92,7 +97,7 @@ size_t lc_index_apply(lc_index *ix, const lc_event *events, size_t n, lc_event_r
         }
         const ahead *mine = &ring[i % RING];
         int known = pipelined && events[i].key && events[i].key_len <= LC_MAX_KEY_BYTES;
-        lc_event_result r = apply_one(ix, &events[i], known ? &mine->fp : NULL);
+        lc_event_result r = apply_one(ix, &events[i], known ? &mine->fp : NULL, known ? &mine->where : NULL);
         if (r.status == LC_OK) ok++;
         if (results) results[i] = r;
     }

@@ -97,6 +97,9 @@ struct lc_index {
     uint64_t seed;
     /* nodes come from per-index slabs: freeing the tree is O(chunks) */
     lc_slab leaves, inners;
+    /* Changes whenever a node splits or merges or a separator changes: a
+     * path found while it had some value is the path while it keeps it. */
+    uint64_t epoch;
 };
 
 typedef struct slot {
@@ -118,6 +121,14 @@ typedef struct tree_path {
     inner *node[MAX_HEIGHT];
     unsigned idx[MAX_HEIGHT];
 } tree_path;
+
+/* A path to the leaf where an entry goes, found ahead of time by
+ * lc_index_apply; it holds while ix->epoch is unchanged. */
+typedef struct tree_hint {
+    leaf *leaf; /* NULL: no hint */
+    uint64_t epoch;
+    tree_path path;
+} tree_hint;
 
 /* lc_index_entry.c */
 uint64_t lc_ix_number_bits(double d);
@@ -163,10 +174,12 @@ static inline entry lc_ix_entry_of(const lc_index *ix, uint32_t id) {
 /* The single-event operations. fp: the key's fingerprint when the caller
  * computed it already (it depends on the key and the index's seed only), or
  * NULL; it is then the caller who prefetched, so these do not. */
+/* where: the path to the entry's new place when the caller found it, or NULL. */
 lc_status lc_ix_insert(lc_index *ix, const char *key, size_t key_len, const lc_value *v,
-                       size_t *position, uint32_t *id, const uint32_t *fp);
+                       size_t *position, uint32_t *id, const uint32_t *fp, const tree_hint *where);
 lc_status lc_ix_update(lc_index *ix, const char *key, size_t key_len, const lc_value *v,
-                       size_t *old_position, size_t *new_position, uint32_t *id, const uint32_t *fp);
+                       size_t *old_position, size_t *new_position, uint32_t *id, const uint32_t *fp,
+                       const tree_hint *where);
 lc_status lc_ix_remove(lc_index *ix, const char *key, size_t key_len, size_t *position, uint32_t *id,
                        const uint32_t *fp);
 
@@ -189,8 +202,9 @@ void lc_ix_store_free(lc_index *ix);
 lc_status lc_ix_tree_reserve(lc_index *ix);
 void lc_ix_node_put(lc_index *ix, void *node, int is_leaf);
 void lc_ix_init_nodes(lc_index *ix);
-size_t lc_ix_tree_insert(lc_index *ix, const entry *e);
-void lc_ix_tree_prefetch(const lc_index *ix, const entry *e, const probe_ext *ext);
+size_t lc_ix_tree_insert(lc_index *ix, const entry *e, const tree_hint *where);
+/* Prefetches the leaf where e goes; fills *where (when not NULL) with its path. */
+void lc_ix_tree_prefetch(const lc_index *ix, const entry *e, const probe_ext *ext, tree_hint *where);
 size_t lc_ix_tree_rank(const lc_index *ix, const entry *e, const probe_ext *ext, int upper);
 size_t lc_ix_tree_rank_of(const lc_index *ix, uint32_t id, tree_path *path, unsigned *slot);
 const leaf *lc_ix_tree_at(const lc_index *ix, size_t position, unsigned *slot);

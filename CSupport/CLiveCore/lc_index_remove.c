@@ -133,6 +133,7 @@ size_t lc_ix_tree_remove(lc_index *ix, uint32_t id) {
     for (unsigned lvl = 0; lvl < ix->height; lvl++) p.node[lvl]->cnt[p.idx[lvl]]--;
     if (pos == 0 && l->h.n > 0) {
         /* The leaf's smallest entry changed: so did the separator naming it. */
+        ix->epoch++;
         for (unsigned lvl = ix->height; lvl-- > 0;) {
             if (p.idx[lvl] > 0) {
                 p.node[lvl]->sep[p.idx[lvl]] = lc_ix_leaf_entry(l, 0);
@@ -140,7 +141,10 @@ size_t lc_ix_tree_remove(lc_index *ix, uint32_t id) {
             }
         }
     }
-    if (ix->height > 0 && l->h.n < LEAF_MIN) rebalance_leaf(ix, &p);
+    if (ix->height > 0 && l->h.n < LEAF_MIN) {
+        ix->epoch++;
+        rebalance_leaf(ix, &p);
+    }
     return rank;
 }
 

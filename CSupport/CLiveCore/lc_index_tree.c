@@ -70,15 +70,25 @@ static leaf *descend(const lc_index *ix, const entry *t, const probe_ext *x, tre
 }
 
 /* Prefetches the leaf where e would go, so that its lines load while other
- * work (a hash lookup) goes on. */
-void lc_ix_tree_prefetch(const lc_index *ix, const entry *e, const probe_ext *ext) {
+ * work (a hash lookup) goes on, and keeps the way there in *where. */
+void lc_ix_tree_prefetch(const lc_index *ix, const entry *e, const probe_ext *ext, tree_hint *where) {
+    if (where) where->leaf = NULL;
     if (ix->count < PREFETCH_MIN_COUNT) return;
-    const void *node = ix->root;
+    void *node = ix->root;
     for (unsigned lvl = 0; lvl < ix->height; lvl++) {
-        const inner *in = node;
-        node = in->child[inner_child(ix, in, e, ext)];
+        inner *in = node;
+        unsigned i = inner_child(ix, in, e, ext);
+        if (where) {
+            where->path.node[lvl] = in;
+            where->path.idx[lvl] = i;
+        }
+        node = in->child[i];
     }
     prefetch_leaf(node);
+    if (where) {
+        where->leaf = node;
+        where->epoch = ix->epoch;
+    }
 }
 
 size_t lc_ix_tree_rank(const lc_index *ix, const entry *e, const probe_ext *ext, int upper) {
@@ -207,15 +217,24 @@ static entry split_inner(inner *in, inner *nr, unsigned m, void *child, const en
 }
 
 /* Requires lc_ix_tree_reserve to have succeeded; never fails. The record of
- * e->id must exist; its leaf pointer is set here. */
-size_t lc_ix_tree_insert(lc_index *ix, const entry *e) {
-    tree_path p;
-    size_t rank;
-    leaf *l = descend(ix, e, NULL, &p, &rank);
+ * e->id must exist; its leaf pointer is set here. where: the path to e's
+ * leaf found earlier (used while the tree's epoch is unchanged), or NULL. */
+size_t lc_ix_tree_insert(lc_index *ix, const entry *e, const tree_hint *where) {
+    tree_path found;
+    const tree_path *path = &found;
+    size_t rank = 0;
+    leaf *l;
+    if (where && where->leaf && where->epoch == ix->epoch) {
+        path = &where->path;
+        l = where->leaf;
+        for (unsigned lvl = 0; lvl < ix->height; lvl++) rank += sum_before(path->node[lvl], path->idx[lvl]);
+    } else {
+        l = descend(ix, e, NULL, &found, &rank);
+    }
     unsigned pos = leaf_bound(ix, l, e, NULL, 0);
     rank += pos;
     ix->count++;
-    for (unsigned lvl = 0; lvl < ix->height; lvl++) p.node[lvl]->cnt[p.idx[lvl]]++;
+    for (unsigned lvl = 0; lvl < ix->height; lvl++) path->node[lvl]->cnt[path->idx[lvl]]++;
     if (l->h.n < LEAF_CAP) {
         lc_ix_leaf_move(ix, l, pos + 1, l, pos, l->h.n - pos);
         lc_ix_leaf_set(l, pos, e);
@@ -225,6 +244,7 @@ size_t lc_ix_tree_insert(lc_index *ix, const entry *e) {
     }
 
     /* Split the leaf: 65 entries, 32 stay left, 33 go right. */
+    ix->epoch++;
     leaf *r = take(ix, 1);
     unsigned keep = (LEAF_CAP + 1) / 2;
     r->h.parent = l->h.parent;
@@ -251,8 +271,8 @@ size_t lc_ix_tree_insert(lc_index *ix, const entry *e) {
     uint32_t left_cnt = l->h.n, right_cnt = r->h.n;
     entry sep = lc_ix_leaf_entry(r, 0);
     for (unsigned lvl = ix->height; lvl-- > 0;) {
-        inner *in = p.node[lvl];
-        unsigned at = p.idx[lvl];
+        inner *in = path->node[lvl];
+        unsigned at = path->idx[lvl];
         in->cnt[at] = left_cnt;
         if (in->h.n < INNER_CAP) {
             insert_child_at(in, at + 1, right, &sep, right_cnt);

@@ -90,7 +90,51 @@ static void test_apply_matches_single_calls(lc_test *t) {
     lc_index_free(single);
 }
 
+/* Each pair removes a child and then adds one just after it in the order.
+ * Where the removed child was its leaf's first, the separator above moves
+ * past the new child: the way to the new child's place, found ahead of time,
+ * must not be used then. Every result and the tree's invariants hold. */
+static void test_apply_after_separator_moves(lc_test *t) {
+    enum { N = 70000, PAIRS = (N - 2000) / 3 };
+    lc_index *batched = lc_index_new(), *single = lc_index_new();
+    char (*keys)[16] = malloc(sizeof *keys * 2 * PAIRS);
+    lc_event *events = malloc(sizeof *events * 2 * PAIRS);
+    lc_event_result *results = malloc(sizeof *results * 2 * PAIRS);
+    REQUIRE(t, batched && single && keys && events && results);
+    char key[16];
+    for (uint64_t i = 0; i < N; i++) {
+        size_t len = make_key(key, i);
+        lc_value v = lc_value_number((double)i);
+        REQUIRE(t, lc_index_insert(batched, key, len, &v, NULL, NULL) == LC_OK);
+        REQUIRE(t, lc_index_insert(single, key, len, &v, NULL, NULL) == LC_OK);
+    }
+    for (size_t p = 0; p < PAIRS; p++) {
+        uint64_t i = 1000 + 3 * p;
+        size_t len = make_key(keys[2 * p], i);
+        events[2 * p] = (lc_event){LC_OP_REMOVE, keys[2 * p], len, lc_value_null()};
+        len = make_key(keys[2 * p + 1], N + i);
+        events[2 * p + 1] = (lc_event){LC_OP_INSERT, keys[2 * p + 1], len, lc_value_number((double)i + 0.5)};
+    }
+    CHECK(t, lc_index_apply(batched, events, 2 * PAIRS, results) == 2 * PAIRS);
+    for (size_t e = 0; e < 2 * PAIRS && !t->failures; e++) {
+        size_t at = LC_NO_POSITION;
+        lc_status st = events[e].op == LC_OP_REMOVE
+                           ? lc_index_remove(single, events[e].key, events[e].key_len, &at, NULL)
+                           : lc_index_insert(single, events[e].key, events[e].key_len, &events[e].value, &at, NULL);
+        size_t got = events[e].op == LC_OP_REMOVE ? results[e].old_position : results[e].new_position;
+        CHECK(t, st == LC_OK && results[e].status == LC_OK && got == at, "event %zu: %zu, want %zu", e, got, at);
+    }
+    lc_error err;
+    CHECK(t, lc_index_check(batched, &err) == LC_OK, "%s", err.text);
+    free(keys);
+    free(events);
+    free(results);
+    lc_index_free(batched);
+    lc_index_free(single);
+}
+
 LC_TEST_TABLE(index_apply_tests) = {
     {"index_apply_matches_single_calls", test_apply_matches_single_calls},
+    {"index_apply_after_separator_moves", test_apply_after_separator_moves},
     LC_TEST_END,
 };

@@ -106,7 +106,10 @@ typedef struct lc_event_result {
  * (an event that fails changes nothing and the next one goes on), and
  * writes one result per event. It overlaps the memory accesses of upcoming
  * events with the work of the current one, which matters once the index is
- * larger than the caches. Returns the number of events that succeeded.
+ * larger than the caches: it loads their hash slots, records and leaves
+ * ahead, and keeps the way down to each new place, which the event then
+ * takes unless the tree's shape changed meanwhile. Returns the number of
+ * events that succeeded.
  * results may be NULL. - Complexity: O(n log count).
  */
 size_t lc_index_apply(lc_index *index, const lc_event *events, size_t n, lc_event_result *results);
