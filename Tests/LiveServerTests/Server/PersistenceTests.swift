@@ -40,9 +40,19 @@ struct PersistenceTests {
             process.waitUntilExit()
         }
 
-        func terminate() {
+        /// Sends SIGTERM; true when the server then stops by itself within
+        /// 10 s with status 0 (else it is killed, so that nothing hangs).
+        @discardableResult
+        func terminate() -> Bool {
             process.terminate()
-            process.waitUntilExit()
+            let deadline = ContinuousClock.now + .seconds(10)
+            while process.isRunning && ContinuousClock.now < deadline { usleep(10_000) }
+            guard !process.isRunning else {
+                Foundation.kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                return false
+            }
+            return process.terminationReason == .exit && process.terminationStatus == 0
         }
     }
 
@@ -65,13 +75,23 @@ struct PersistenceTests {
         var r = try request(child.port, "GET", "/items.json?shallow=true")
         #expect(r.json?.objectValue?.count == 99)
         #expect(try request(child.port, "GET", "/items/k1/n.json").json == -1)
-        child.terminate()
+        #expect(child.terminate(), "SIGTERM stops the server cleanly")
         let journal = try FileManager.default.attributesOfItem(atPath: file + ".journal")[.size] as? Int
         #expect(journal == 0, "a clean stop empties the journal")
         child = try Child(data: file)
         r = try request(child.port, "GET", "/items/k99.json")
         #expect(r.json == json(#"{"n": 99}"#))
-        child.terminate()
+        #expect(child.terminate(), "SIGTERM stops the server cleanly")
+    }
+
+    @Test("SIGTERM sent the moment the URL is read stops the server cleanly, every time")
+    func terminateAtOnce() throws {
+        for round in 0..<10 {
+            let file = Self.temporaryFile()
+            defer { for suffix in ["", ".journal", ".tmp"] { try? FileManager.default.removeItem(atPath: file + suffix) } }
+            let child = try Child(data: file)
+            #expect(child.terminate(), "round \(round)")
+        }
     }
 
     @Test("a torn last journal line (a write never acknowledged) is dropped; the rest loads")

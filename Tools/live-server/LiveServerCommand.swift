@@ -1,7 +1,6 @@
-// live-server — runs a LiveServer until SIGINT or SIGTERM.
+// LiveServerCommand.swift — live-server: runs a LiveServer until SIGINT or SIGTERM.
 
 import ArgumentParser
-import Dispatch
 import LiveServer
 import Logging
 #if canImport(Glibc)
@@ -62,38 +61,12 @@ struct LiveServerCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
+        // Caught before anyone learns the URL: a signal sent as soon as it is read is never lost.
+        try Termination.install()
         // Straight to the descriptor: whoever started the server reads this line at once.
         let line = Array((server.url + "\n").utf8)
         _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
-        await Self.waitForTermination()
+        await Termination.wait()
         try await server.shutdown()
-    }
-
-    /// Returns on SIGINT or SIGTERM.
-    private static func waitForTermination() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let queue = DispatchQueue(label: "live-server.signals")
-            let fired = SignalLatch(continuation)
-            for number in [SIGINT, SIGTERM] {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-                source.setEventHandler { fired.fire() }
-                source.resume()
-                fired.keep(source)
-            }
-        }
-    }
-}
-
-/// Resumes a continuation once, whichever signal comes first.
-private final class SignalLatch: @unchecked Sendable {
-    private var continuation: CheckedContinuation<Void, Never>?
-    private var sources: [any DispatchSourceSignal] = []
-    init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
-    /// Called while the handlers are set up, before any can fire.
-    func keep(_ source: any DispatchSourceSignal) { sources.append(source) }
-    func fire() {
-        continuation?.resume()
-        continuation = nil
     }
 }
