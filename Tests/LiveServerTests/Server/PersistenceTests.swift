@@ -47,12 +47,10 @@ struct PersistenceTests {
             process.terminate()
             let deadline = ContinuousClock.now + .seconds(10)
             while process.isRunning && ContinuousClock.now < deadline { usleep(10_000) }
-            guard !process.isRunning else {
-                Foundation.kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
-                return false
-            }
-            return process.terminationReason == .exit && process.terminationStatus == 0
+            let stopped = !process.isRunning
+            if !stopped { Foundation.kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()  // also lets Foundation release the process
+            return stopped && process.terminationReason == .exit && process.terminationStatus == 0
         }
     }
 
