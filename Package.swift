@@ -153,7 +153,7 @@ let package = Package(
     cLanguageStandard: .c11
 )
 
-// libFuzzer targets, only when asked for (`Tests/Fuzz/run`): they are built
+// libFuzzer targets, only when asked for (`LIVE_FUZZ=1`, as `Tools/fuzz` does): they are built
 // with `-sanitize=fuzzer`, and each hands its entry point to libFuzzer.
 if Context.environment["LIVE_FUZZ"] != nil {
     package.targets += [

@@ -1,6 +1,8 @@
 // EventStream.swift — a pre-generated stream of mixed events over push-id
 // keys, laid out sequentially as a real event feed would arrive.
 
+import LiveModel
+
 struct EventStream {
     enum Op: UInt8 { case update, add, remove }
 

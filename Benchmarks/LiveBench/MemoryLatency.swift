@@ -3,6 +3,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LiveModel
 
 enum MemoryLatency {
     /// Nanoseconds per load in a pointer chase through `megabytes` of memory

@@ -1,4 +1,5 @@
 // SectionsBenchmark.swift — the sectioned diff against Swift's CollectionDifference.
+import LiveModel
 import LiveSections
 
 enum SectionsBenchmark {

@@ -1,13 +1,12 @@
 // Timing.swift — medians of repeated runs and a table of figures beside baselines.
 import Foundation
+import LiveModel
 
 enum Timing {
     /// Seconds taken by `body`.
     static func seconds(_ body: () throws -> Void) rethrows -> Double {
         let clock = ContinuousClock()
-        let elapsed = try clock.measure(body)
-        let parts = elapsed.components
-        return Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
+        return try clock.measure(body).inSeconds
     }
 
     static func median(_ values: [Double]) -> Double {

@@ -11,18 +11,11 @@ struct Card: LiveModelProtocol, Codable, Equatable, Sendable {
     struct Info: Codable, Equatable, Sendable { var rank: Int }
 }
 
-/// SplitMix64, seeded: every randomised test prints its seed.
-struct Rng: RandomNumberGenerator {
-    var state: UInt64
-    init(_ seed: UInt64) { state = seed }
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+/// The seeded generator of the collection tests, with the draws they use.
+typealias Rng = SplitMix64
+
+extension SplitMix64 {
+    init(_ seed: UInt64) { self.init(seed: seed) }
     mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
     mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
 }

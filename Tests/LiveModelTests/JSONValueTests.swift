@@ -127,7 +127,7 @@ struct JSONValueTests {
 
     @Test("randomised round trips: text → value → text → value", arguments: [0, 1, 2, 3])
     func roundTrips(round: Int) throws {
-        var generator = SeededGenerator(seed: testSeed("JSONValue round trips") &+ UInt64(round))
+        var generator = SplitMix64(seed: testSeed("JSONValue round trips") &+ UInt64(round))
         for _ in 0..<200 {
             let value = Self.randomValue(depth: 0, using: &generator)
             let text = value.jsonText(sortedKeys: Bool.random(using: &generator))
@@ -140,12 +140,12 @@ struct JSONValueTests {
         }
     }
 
-    static func randomString(using generator: inout SeededGenerator) -> String {
+    static func randomString(using generator: inout SplitMix64) -> String {
         let pieces = ["a", "Z", " ", "\"", "\\", "\n", "\u{1}", "é", "e\u{301}", "😀", "｡", "/", "\u{7F}", "\u{2028}"]
         return (0..<Int.random(in: 0...5, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
     }
 
-    static func randomValue(depth: Int, using generator: inout SeededGenerator) -> JSONValue {
+    static func randomValue(depth: Int, using generator: inout SplitMix64) -> JSONValue {
         switch Int.random(in: 0..<(depth > 3 ? 5 : 7), using: &generator) {
         case 0: return .null
         case 1: return .bool(Bool.random(using: &generator))

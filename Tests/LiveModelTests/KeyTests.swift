@@ -35,7 +35,7 @@ struct KeyTests {
                 #expect((keys[i] == keys[j]) == (i == j), "\(keys[i]) vs \(keys[j])")
             }
         }
-        var generator = SeededGenerator(seed: testSeed("orderTable"))
+        var generator = SplitMix64(seed: testSeed("orderTable"))
         for _ in 0..<20 {
             #expect(keys.shuffled(using: &generator).sorted() == keys)
         }

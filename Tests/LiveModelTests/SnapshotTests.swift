@@ -171,7 +171,7 @@ struct SnapshotTests {
 
     @Test("large documents: many children, random access")
     func large() throws {
-        var generator = SeededGenerator(seed: testSeed("Snapshot large"))
+        var generator = SplitMix64(seed: testSeed("Snapshot large"))
         let count = 20_000
         var text = "{"
         for i in 0..<count {

@@ -20,7 +20,7 @@ struct SortValueTests {
                 #expect((values[i] == values[j]) == (i == j), "\(values[i]) vs \(values[j])")
             }
         }
-        var generator = SeededGenerator(seed: testSeed("value order table"))
+        var generator = SplitMix64(seed: testSeed("value order table"))
         #expect(values.shuffled(using: &generator).sorted() == values)
     }
 

@@ -9,18 +9,6 @@ import Testing
 
 @Suite("live-repl offline: stages and events reproduce show")
 struct OfflineMirrorTests {
-    /// A small seeded generator (SplitMix64).
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static func seeds() -> [UInt64] {
         if let text = ProcessInfo.processInfo.environment["LIVE_SEED"], let seed = UInt64(text) { return [seed] }
         return [1, 2, 3]
@@ -28,9 +16,9 @@ struct OfflineMirrorTests {
 
     /// One random command that changes the collection, and whether it
     /// replaces the collection (a new query or load mode).
-    static func command(_ rng: inout Generator) -> (String, replaces: Bool) {
+    static func command(_ rng: inout SplitMix64) -> (String, replaces: Bool) {
         let key = "k\(Int.random(in: 0..<12, using: &rng))"
-        func child(_ rng: inout Generator) -> String {
+        func child(_ rng: inout SplitMix64) -> String {
             var members = [#""score": \#(Int.random(in: 0..<6, using: &rng))"#]
             if Int.random(in: 0..<4, using: &rng) > 0 { members.append(#""group": "g\#(Int.random(in: 0..<3, using: &rng))""#) }
             return "{" + members.joined(separator: ", ") + "}"
@@ -72,7 +60,7 @@ struct OfflineMirrorTests {
 
     @Test("random sessions", arguments: seeds())
     func randomSession(_ seed: UInt64) throws {
-        var rng = Generator(state: seed)
+        var rng = SplitMix64(seed: seed)
         var commands: [(String, replaces: Bool)] = [("query --order-by score --section-by group", true)]
         for _ in 0..<250 { commands.append(Self.command(&rng)) }
         var input = ""

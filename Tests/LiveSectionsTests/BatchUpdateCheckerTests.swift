@@ -1,3 +1,4 @@
+import LiveModel
 import Foundation
 import Testing
 
@@ -7,18 +8,6 @@ import Testing
 
 private func path(_ section: Int, _ row: Int) -> RowPath { RowPath(section: section, row: row) }
 private func move(_ from: RowPath, _ to: RowPath) -> RowMove { RowMove(from: from, to: to) }
-
-/// SplitMix64: small, fast, and the same on every platform.
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// The seed of a randomised test: LIVESECTIONS_TEST_SEED when set, else a fresh one; printed.
 private func testSeed(_ test: String) -> UInt64 {
@@ -566,7 +555,7 @@ struct BatchUpdateCheckerTests {
 
     @Test("random valid stages reproduce their brute-force target")
     func randomValid() throws {
-        var rng = SplitMix64(state: testSeed("randomValid"))
+        var rng = SplitMix64(seed: testSeed("randomValid"))
         for iteration in 0..<25_000 {
             let c = randomCase(&rng, nonEmpty: iteration % 2 == 0)
             let result: [[Int]]
@@ -592,7 +581,7 @@ struct BatchUpdateCheckerTests {
 
     @Test("negative controls: every corrupted index is caught or detected")
     func corruptions() {
-        var rng = SplitMix64(state: testSeed("corruptions"))
+        var rng = SplitMix64(seed: testSeed("corruptions"))
         var caught = 0
         var detected = 0
         var cases = 0

@@ -1,3 +1,4 @@
+import LiveModel
 import Foundation
 import Testing
 
@@ -6,18 +7,6 @@ import Testing
 // MARK: - Helpers
 
 private typealias Snapshot = [SectionSnapshot<Int, Int>]
-
-/// SplitMix64: small, fast, and the same on every platform.
-private struct DiffRandom: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// The seed of a randomised test: LIVESECTIONS_TEST_SEED when set, else a fresh one; printed.
 private func diffSeed(_ test: String) -> UInt64 {
@@ -32,9 +21,9 @@ private func diffSeed(_ test: String) -> UInt64 {
 }
 
 /// The generator of case `index` of a run seeded with `seed`.
-private func caseRandom(_ seed: UInt64, _ index: Int) -> DiffRandom {
-    var mixer = DiffRandom(state: seed ^ (UInt64(index) &* 0xD1B5_4A32_D192_ED03))
-    return DiffRandom(state: mixer.next())
+private func caseRandom(_ seed: UInt64, _ index: Int) -> SplitMix64 {
+    var mixer = SplitMix64(seed: seed ^ (UInt64(index) &* 0xD1B5_4A32_D192_ED03))
+    return SplitMix64(seed: mixer.next())
 }
 
 private func snapshot(_ sections: [(Int, [Int])]) -> Snapshot {
@@ -124,7 +113,7 @@ private struct RandomCase {
     var new: Snapshot
     var updated: Set<Int>
 
-    init(_ rng: inout DiffRandom) {
+    init(_ rng: inout SplitMix64) {
         func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }
         func rate() -> Double { [0, 0, 0.05, 0.1, 0.3, 0.5, 1][Int.random(in: 0..<7, using: &rng)] }
         let maxSections = Int.random(in: 0...20, using: &rng)

@@ -50,20 +50,8 @@ struct SoakRun {
     let keys: Int
     let checkEvery: Int
 
-    /// SplitMix64, so a run replays from its seed.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     func run() async throws -> SoakReport {
-        var rng = Generator(state: seed)
+        var rng = SplitMix64(seed: seed)
         let reference = try DatabaseReference(url: "http://offline.invalid", path: "/soak")
         let firebase = try FirebaseCollection(reference: reference, query: DatabaseQuery(order: .child("s")),
                                               mode: .all, dataSource: DecodingDataSource<SoakChild>(), opener: .offline)
@@ -117,16 +105,15 @@ struct SoakRun {
             }
         }
         report.events = events
-        let elapsed = ContinuousClock.now - started
-        report.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        report.seconds = (ContinuousClock.now - started).inSeconds
         return report
     }
 
     /// One random event, its JSON text, and how it changes the model.
-    private func randomEvent(_ rng: inout Generator, model: [String: JSONValue])
+    private func randomEvent(_ rng: inout SplitMix64, model: [String: JSONValue])
         -> ((kind: StreamPayload.Kind, path: Path), String, (inout [String: JSONValue]) -> Void) {
-        func key(_ rng: inout Generator) -> String { "k\(Int.random(in: 0..<keys, using: &rng))" }
-        func child(_ rng: inout Generator) -> JSONValue {
+        func key(_ rng: inout SplitMix64) -> String { "k\(Int.random(in: 0..<keys, using: &rng))" }
+        func child(_ rng: inout SplitMix64) -> JSONValue {
             .object(["s": .number(Double(Int.random(in: 0..<50, using: &rng))), "g": .string("g\(Int.random(in: 0..<10, using: &rng))")])
         }
         let roll = Int.random(in: 0..<1000, using: &rng)

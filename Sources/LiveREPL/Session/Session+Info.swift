@@ -25,8 +25,7 @@ extension Session {
 
     /// Children, sections, memory and the event rate.
     func statsLines() -> [String] {
-        let elapsed = (ContinuousClock.now - started).components
-        let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        let seconds = (ContinuousClock.now - started).inSeconds
         let rate = seconds > 0 ? Double(recorder.eventCount) / seconds : 0
         return [
             "children: \(firebase.collection.count)",

@@ -25,7 +25,7 @@ struct FirebaseCollectionFaultTests {
         var statuses: [CollectionStatus] = []
         var tokens: [Any] = []
         var written = 0
-        var rng: SeededGenerator
+        var rng: SplitMix64
 
         init(_ server: LiveServer, seed: UInt64, credentials: Credentials = .none,
              transport: any StreamTransport = URLSessionStreamTransport(),
@@ -33,10 +33,11 @@ struct FirebaseCollectionFaultTests {
                                                                       initialBackoff: .milliseconds(20),
                                                                       maxBackoff: .milliseconds(200))) throws {
             self.server = server
-            rng = SeededGenerator(seed: seed)
-            client = DatabaseClient(try DatabaseReference(url: server.url, path: "/items", credentials: credentials))
+            rng = SplitMix64(seed: seed)
+            let reference = try DatabaseReference(url: server.url, path: "/items", credentials: credentials)
+            client = DatabaseClient(reference)
             collection = try FirebaseCollection(
-                reference: try DatabaseReference(url: server.url, path: "/items", credentials: credentials),
+                reference: reference,
                 query: FirebaseCollectionFaultTests.query, mode: .all, dataSource: DecodingDataSource<RawChild>(),
                 opener: .database(transport: transport, configuration: configuration))
             tokens.append(collection.collection.addObserver(recorder))
@@ -229,28 +230,17 @@ struct FirebaseCollectionFaultTests {
     func authRevoked() async throws {
         let first = "first-token-7c1e", second = "second-token-9d2a"
         try await withServer({ $0.tokens = [first, second] }) { server in
-            let asked = Counter()
-            let credentials = Credentials.provider { refresh in
-                asked.add(1)
-                return .idToken(refresh ? second : first)
-            }
-            let rig = try Rig(server, seed: testSeed(), credentials: credentials)
+            let provider = RESTTokenProvider(tokens: [first, second])
+            let rig = try Rig(server, seed: testSeed(),
+                              credentials: .provider { force in try provider.next(forceRefresh: force) })
             try await rig.write(10)
             try await rig.collection.start()
             server.revoke(token: first)
             try await rig.write(20)
             try await rig.settles("auth_revoked", auth: second)
-            #expect(asked.value >= 2, "the provider was not asked again")
+            #expect(provider.calls.count >= 2, "the provider was not asked again")
             #expect(rig.collection.status == .live)
             rig.collection.stop()
         }
     }
-}
-
-/// A thread-safe counter.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func add(_ n: Int) { lock.lock(); count += n; lock.unlock() }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
 }

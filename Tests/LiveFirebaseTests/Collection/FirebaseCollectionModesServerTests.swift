@@ -44,7 +44,7 @@ struct FirebaseCollectionModesServerTests {
     @Test("paged: each page comes in query order as insertions only, and the loaded range stays live")
     func pagesStayLive() async throws {
         let seed = testSeed()
-        var rng = SeededGenerator(seed: seed)
+        var rng = SplitMix64(seed: seed)
         try await withServer { server in
             let client = try await Self.fill(server)
             let c = try Self.collection(server, mode: .paged(size: 5))

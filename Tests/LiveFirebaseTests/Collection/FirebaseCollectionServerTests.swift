@@ -33,7 +33,7 @@ struct FirebaseCollectionServerTests {
     func randomWrites(_ which: Int, _ faultIndex: Int) async throws {
         let query = Self.queries[which]
         let seed = testSeed()
-        var rng = SeededGenerator(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let server = try await LiveServer.start(LiveServerConfiguration())
         do {
             let client = DatabaseClient(try DatabaseReference(url: server.url, path: "/items"))
@@ -88,7 +88,7 @@ struct FirebaseCollectionServerTests {
 
     // MARK: Support
 
-    private func randomChild(_ rng: inout SeededGenerator) -> JSONValue {
+    private func randomChild(_ rng: inout SplitMix64) -> JSONValue {
         var members: [String: JSONValue] = ["t": .string("x\(Int.random(in: 0..<3, using: &rng))")]
         if Int.random(in: 0..<4, using: &rng) > 0 { members["s"] = .number(Double(Int.random(in: 0..<9, using: &rng))) }
         if Bool.random(using: &rng) { members[".priority"] = .number(Double(Int.random(in: 0..<4, using: &rng))) }

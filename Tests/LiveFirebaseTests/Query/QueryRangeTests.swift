@@ -9,9 +9,9 @@ import struct LiveServer.Query
 import Testing
 
 @Suite struct QueryRangeTests {
-    @Test(arguments: SeededGenerator.testSeeds)
+    @Test(arguments: SplitMix64.testSeeds)
     func matchesOracles(seed: UInt64) throws {
-        var rng = SeededGenerator(seed: seed)
+        var rng = SplitMix64(seed: seed)
         var checked = 0
         for round in 0..<150 {
             let children = RESTQueryFixtures.children(using: &rng)

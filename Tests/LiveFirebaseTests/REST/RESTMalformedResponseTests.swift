@@ -178,9 +178,9 @@ import Testing
         }
     }
 
-    @Test(arguments: SeededGenerator.testSeeds)
+    @Test(arguments: SplitMix64.testSeeds)
     func randomAnswersNeverCrash(seed: UInt64) async throws {
-        var rng = SeededGenerator(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let fragments = ["{", "}", "[", "]", "\"", ":", ",", "a", "\"k\"", "1", "-", "e9", "null", "true", ".priority",
                          "\".value\"", "\\u00e9", "\\", " ", "é", "\u{0}", "<html>", "{\"error\":", "\"name\""]
         let statuses = [200, 200, 200, 204, 301, 307, 400, 401, 403, 404, 412, 500, 503]

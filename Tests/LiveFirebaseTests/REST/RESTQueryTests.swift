@@ -32,11 +32,11 @@ import Testing
         return items
     }
 
-    @Test(arguments: SeededGenerator.testSeeds)
+    @Test(arguments: SplitMix64.testSeeds)
     func randomQueriesMatchTheServer(seed: UInt64) async throws {
         try await withServer { server in
             let client = try restClient(server)
-            var rng = SeededGenerator(seed: seed)
+            var rng = SplitMix64(seed: seed)
             for dataset in 0..<4 {
                 let children = RESTQueryFixtures.children(max: 24, using: &rng)
                 try await client.set(.object(Dictionary(uniqueKeysWithValues: children.map { ($0.key.string, $0.exportJSON) })),

@@ -2,6 +2,7 @@
 // events.
 
 @testable import LiveFirebase
+import LiveModel
 import Testing
 
 @Suite struct StreamSSEChunkingTests {
@@ -34,7 +35,7 @@ import Testing
     func randomCuts() throws {
         let expected = try Self.whole()
         for seed in UInt64(1)...300 {
-            var random = SeededGenerator(seed: seed)
+            var random = SplitMix64(seed: seed)
             var parser = SSEParser()
             var items: [SSEItem] = []
             var i = 0

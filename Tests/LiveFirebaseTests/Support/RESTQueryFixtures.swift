@@ -40,7 +40,7 @@ enum RESTQueryFixtures {
     static let orders: [QueryOrder] = [.priority, .key, .value, .child("score"), .child("a/b")]
 
     /// Between 0 and `max` children with distinct keys.
-    static func children(max: Int = 20, using rng: inout SeededGenerator) -> [RESTChild] {
+    static func children(max: Int = 20, using rng: inout SplitMix64) -> [RESTChild] {
         let count = Int.random(in: 0...max, using: &rng)
         return keys.shuffled(using: &rng).prefix(count).map { name in
             RESTChild(key: Key(stringLiteral: name), value: value(using: &rng), priority: priority(using: &rng))
@@ -48,7 +48,7 @@ enum RESTQueryFixtures {
     }
 
     /// A primitive, or an object that may hold `score` and `a/b`.
-    static func value(using rng: inout SeededGenerator) -> JSONValue {
+    static func value(using rng: inout SplitMix64) -> JSONValue {
         if Bool.random(using: &rng) { return primitives.randomElement(using: &rng)! }
         var members: [String: JSONValue] = ["n": .number(Double(Int.random(in: 0...3, using: &rng)))]
         if Int.random(in: 0..<4, using: &rng) > 0 { members["score"] = primitives.randomElement(using: &rng)! }
@@ -61,7 +61,7 @@ enum RESTQueryFixtures {
         return .object(members)
     }
 
-    static func priority(using rng: inout SeededGenerator) -> Priority? {
+    static func priority(using rng: inout SplitMix64) -> Priority? {
         switch Int.random(in: 0..<4, using: &rng) {
         case 0: return nil
         case 1: return .number(Double(Int.random(in: -1...2, using: &rng)))
@@ -71,7 +71,7 @@ enum RESTQueryFixtures {
     }
 
     /// A bound value that suits `order`, often equal to a child's.
-    static func boundValue(_ order: QueryOrder, children: [RESTChild], using rng: inout SeededGenerator) -> JSONValue {
+    static func boundValue(_ order: QueryOrder, children: [RESTChild], using rng: inout SplitMix64) -> JSONValue {
         switch order {
         case .key:
             if let child = children.randomElement(using: &rng), Bool.random(using: &rng) { return .string(child.key.string) }
@@ -95,9 +95,9 @@ enum RESTQueryFixtures {
 
     /// A random valid query in `order`: any mix of bound kinds, tie-breaks
     /// and limits.
-    static func query(_ order: QueryOrder, children: [RESTChild], using rng: inout SeededGenerator) -> DatabaseQuery {
+    static func query(_ order: QueryOrder, children: [RESTChild], using rng: inout SplitMix64) -> DatabaseQuery {
         var query = DatabaseQuery(order: order)
-        func tieBreak(_ rng: inout SeededGenerator) -> Key? {
+        func tieBreak(_ rng: inout SplitMix64) -> Key? {
             guard order != .key, Bool.random(using: &rng) else { return nil }
             if let child = children.randomElement(using: &rng), Bool.random(using: &rng) { return child.key }
             return Key(stringLiteral: keys.randomElement(using: &rng)!)

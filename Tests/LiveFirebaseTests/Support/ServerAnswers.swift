@@ -14,15 +14,15 @@ import LiveServer
 /// parameters (LiveServer's `startAfter` and `…Key` extensions), in query
 /// order; `auth` is a token for a server that requires one.
 func serverAnswer(_ server: LiveServer, _ query: DatabaseQuery, auth: String? = nil) async throws -> [Key] {
-    let url = try DatabaseURL(server.url).restURL(for: "/items", parameters: RESTQueryTests.exactParameters(query)
-                                                   + (auth.map { [("auth", $0)] } ?? []))
+    let url = try DatabaseURL(server.url).restURL(for: "/items",
+                                                  parameters: RESTQueryTests.exactParameters(query) + authParameter(auth))
     let (data, _) = try await URLSessionHTTPTransport.shared.send(URLRequest(url: url))
     return try Snapshot.parse(json: data, order: query.order).orderedChildren().compactMap(\.key)
 }
 
 /// Every child at `/items` and its value (without priorities).
 func serverValues(_ server: LiveServer, auth: String? = nil) async throws -> [Key: JSONValue] {
-    let url = try DatabaseURL(server.url).restURL(for: "/items", parameters: auth.map { [("auth", $0)] } ?? [])
+    let url = try DatabaseURL(server.url).restURL(for: "/items", parameters: authParameter(auth))
     let (data, _) = try await URLSessionHTTPTransport.shared.send(URLRequest(url: url))
     var out: [Key: JSONValue] = [:]
     for child in try Snapshot.parse(json: data).children { if let k = child.key { out[k] = child.value } }
@@ -35,3 +35,6 @@ func serverValues(_ server: LiveServer, auth: String? = nil) async throws -> [Ke
 func holds(_ collection: SortedCollection<RawChild>, _ keys: [Key], _ values: [Key: JSONValue]) -> Bool {
     collection.models.map(\.identifier) == keys && collection.models.allSatisfy { $0.dictionary == values[$0.identifier] }
 }
+
+/// The `auth` query parameter for a token, if any.
+private func authParameter(_ auth: String?) -> [(name: String, value: String)] { auth.map { [("auth", $0)] } ?? [] }

@@ -28,7 +28,7 @@ struct QueryViewOracleTests {
     func randomUpdates(_ which: Int) throws {
         let query = Self.queries[which]
         let seed = testSeed()
-        var rng = SeededGenerator(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let view = QueryView(query: query)
         var data: [Key: JSONValue] = [:] // the oracle: the location's children
         var mirror: [Key] = []
@@ -87,7 +87,7 @@ struct QueryViewOracleTests {
 
     // MARK: Random updates
 
-    private func randomUpdate(_ rng: inout SeededGenerator, _ data: [Key: JSONValue], first: Bool) -> [([Key], JSONValue)] {
+    private func randomUpdate(_ rng: inout SplitMix64, _ data: [Key: JSONValue], first: Bool) -> [([Key], JSONValue)] {
         func key() -> Key { Key(unchecked: "k\(Int.random(in: 0..<12, using: &rng))") }
         func child() -> JSONValue {
             var members: [String: JSONValue] = ["t": .string("x\(Int.random(in: 0..<3, using: &rng))")]

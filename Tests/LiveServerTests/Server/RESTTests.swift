@@ -132,7 +132,7 @@ struct RESTTests {
                 ("TRACE", "/keep.json", nil, 405),
                 ("PUT", "/keep.json", "[" + String(repeating: "1,", count: 40_000) + "1]", 413),
                 ("PUT", "/keep.json", #"{"v": 2"#, 400),                                   // truncated
-                ("PUT", "/keep.json", "\"\u{FFFD}\"".replacingOccurrences(of: "\u{FFFD}", with: "\\udc00"), 400),
+                ("PUT", "/keep.json", #""\udc00""#, 400),                                   // lone surrogate
                 ("PUT", "/" + Array(repeating: "d", count: 33).joined(separator: "/") + ".json", "1", 400),
                 ("PUT", "/" + String(repeating: "k", count: 800) + ".json", "1", 400),
                 ("GET", "/keep.json?orderBy=%22a%22&limitToFirst=99999999999999999999", nil, 400),

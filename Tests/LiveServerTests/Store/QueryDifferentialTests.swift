@@ -14,7 +14,7 @@ struct QueryDifferentialTests {
     static let orders = ["$key", "$value", "$priority", "a", "b/c"]
 
     struct Draw {
-        var rng: StoreSeededGenerator
+        var rng: SplitMix64
 
         mutating func pick<T>(_ values: [T]) -> T { values.randomElement(using: &rng)! }
         mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }
@@ -97,7 +97,7 @@ struct QueryDifferentialTests {
 
     @Test func randomQueriesMatchTheOracle() throws {
         let seed = storeTestSeed("QueryDifferentialTests")
-        var draw = Draw(rng: StoreSeededGenerator(seed: seed))
+        var draw = Draw(rng: SplitMix64(seed: seed))
         var checked = 0
         var nonEmpty = 0
         var kinds: Set<String> = []

@@ -12,7 +12,7 @@ struct StreamPlannerTests {
 
     @Test func eventsRebuildTheQueryWindow() throws {
         let seed = storeTestSeed("StreamPlannerTests")
-        var draw = QueryDifferentialTests.Draw(rng: StoreSeededGenerator(seed: seed))
+        var draw = QueryDifferentialTests.Draw(rng: SplitMix64(seed: seed))
         var checkedWrites = 0
         for round in 0..<60 {
             let spec = draw.spec()
