@@ -6,17 +6,6 @@ import Testing
 @MainActor
 @Suite("List adapters")
 struct AdapterTests {
-    struct Rng {
-        var state: UInt64
-        mutating func below(_ n: Int) -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(n))
-        }
-    }
-
     @Test("nothing incremental before the view is ready; the first load is one reload; every later batch passes UIKit's rules")
     func readyGateAndChecking() throws {
         let data = StaticSections<Int, Int>([SectionSnapshot(id: 0, items: [1, 2, 3])])
@@ -30,7 +19,7 @@ struct AdapterTests {
         #expect(target.reloads == 1 && target.shown == [2, 1])
         connector.isReady = true // already ready: no second reload
         #expect(target.reloads == 1)
-        var r = Rng(state: 99)
+        var r = Rng(seed: 99)
         var next = 100
         for _ in 0..<2_000 {
             var sections = data.sections

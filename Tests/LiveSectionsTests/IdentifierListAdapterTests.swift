@@ -42,14 +42,8 @@ struct IdentifierListAdapterTests {
         connector.isReady = true
         let token = adapter.observeSteps { connector.apply($0) }
         defer { token.cancel() }
-        var state: UInt64 = 3
-        func below(_ n: Int) -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(n))
-        }
+        var r = Rng(seed: 3)
+        func below(_ n: Int) -> Int { r.below(n) }
         var next = 0
         var reloads = 0
         let counting = adapter.observeSteps { steps in reloads += steps.reduce(0) { $0 + $1.stage.reloadedRows.count } }

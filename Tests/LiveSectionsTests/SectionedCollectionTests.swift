@@ -16,24 +16,12 @@ struct Tile: LiveModelProtocol, Codable, Equatable {
 @MainActor
 @Suite("SectionedCollection")
 struct SectionedCollectionTests {
-    struct Rng {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    }
-
     @Test("30,000 random changes: sequential events, stages and a brute-force grouping agree after every step",
           arguments: [false, true])
     func randomChanges(descending: Bool) throws {
         let seed = ProcessInfo.processInfo.environment["LIVESECTIONS_TEST_SEED"].flatMap { UInt64($0) }
             ?? (20_261_121 &+ (descending ? 1 : 0))
-        var r = Rng(state: seed)
+        var r = Rng(seed: seed)
         let collection = SortedCollection<Tile>(order: .child("score"))
         let sectioned = SectionedCollection(collection, descending: descending) { $0.group }
         var sequential: [(Int, [Key])] = []
@@ -152,14 +140,8 @@ struct SectionedCollectionListTests {
         connector.isReady = true
         let token = sectioned.observeSteps { connector.apply($0) }
         defer { token.cancel() }
-        var state: UInt64 = 7
-        func below(_ n: Int) -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(n))
-        }
+        var r = Rng(seed: 7)
+        func below(_ n: Int) -> Int { r.below(n) }
         for _ in 0..<5_000 {
             let key = Key(below(40))
             switch below(10) {

@@ -10,14 +10,8 @@ struct SectionedSoakTests {
     @Test("100,000 random cases: 0–20 sections, 0–50 rows, every kind of change, section moves and reloads")
     func soak() throws {
         let seed = ProcessInfo.processInfo.environment["LIVESECTIONS_TEST_SEED"].flatMap { UInt64($0) } ?? 20_261_122
-        var state = seed
-        func below(_ n: Int) -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(max(n, 1)))
-        }
+        var r = Rng(seed: seed)
+        func below(_ n: Int) -> Int { r.below(n) }
         var stagesSeen = Set<Int>(), reloadedSectionsSeen = 0
         for index in 0..<100_000 {
             // Old: up to 20 sections of up to 50 rows (mostly short).

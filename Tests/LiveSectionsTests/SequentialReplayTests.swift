@@ -9,17 +9,6 @@ import Testing
 
 @Suite("Sequential replay of grouped changes")
 struct SequentialReplayTests {
-    struct Rng {
-        var state: UInt64
-        mutating func below(_ n: Int) -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(n))
-        }
-    }
-
     /// Applies `steps` to `state`; nil (with the reason) when a step is invalid.
     static func replay(_ steps: [ReplayStep<Int>], on start: [SectionSnapshot<Int, Key>],
                        updated: (Key) -> Bool) -> Result<[SectionSnapshot<Int, Key>], ReplayFailure> {
@@ -69,7 +58,7 @@ struct SequentialReplayTests {
     @Test("30,000 random pairs of states: the replay reaches the new state through valid steps")
     func randomPairs() {
         let seed = ProcessInfo.processInfo.environment["LIVESECTIONS_TEST_SEED"].flatMap { UInt64($0) } ?? 20_261_121
-        var r = Rng(state: seed)
+        var r = Rng(seed: seed)
         for round in 0..<30_000 {
             let keys = r.below(60)
             let old = Self.randomState(&r, keys: keys)
