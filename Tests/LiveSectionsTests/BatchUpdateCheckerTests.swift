@@ -524,14 +524,32 @@ struct BatchUpdateCheckerTests {
             #expect(error == c.error)
             #expect(error.description == c.message)
         }
-        guard c.newCounts == nil else { return }
-        // The snapshot variant applies the same rules.
+        // The snapshot variant applies the same rules, with the same counts.
         let snapshot = c.old.enumerated().map { section, count in (0..<count).map { "\(section).\($0)" } }
         do {
-            _ = try applyNamed(c.stage, to: snapshot)
+            _ = try BatchUpdateChecker.apply(c.stage, to: snapshot, newCounts: c.newCounts,
+                                             inserting: { "new \($0.section).\($0.row)" },
+                                             insertingSection: { ["new section \($0)"] })
             Issue.record("snapshot accepted: expected \(c.error)")
         } catch {
             #expect(error == c.error)
+        }
+    }
+
+    @Test("a reloaded section keeps its items, or, with the data source's counts, takes the source's rows")
+    func reloadedSectionWithCounts() throws {
+        let old = [["a", "b"], ["c", "d", "e"]]
+        let stage = BatchStage(reloadedSections: [1], insertedRows: [path(0, 2)])
+        let kept = try BatchUpdateChecker.apply(stage, to: old, inserting: { _ in "x" }, insertingSection: { _ in ["?"] })
+        #expect(kept == [["a", "b", "x"], ["c", "d", "e"]])
+        // UIKit takes a reloaded section's rows from the data source, in any number.
+        let asked = try BatchUpdateChecker.apply(stage, to: old, newCounts: [3, 1], inserting: { _ in "x" },
+                                                 insertingSection: { $0 == 1 ? ["f"] : ["?"] })
+        #expect(asked == [["a", "b", "x"], ["f"]])
+        // The other sections' counts are still checked.
+        #expect(throws: BatchUpdateError.self) {
+            try BatchUpdateChecker.apply(stage, to: old, newCounts: [2, 1], inserting: { _ in "x" },
+                                         insertingSection: { _ in ["f"] })
         }
     }
 
@@ -572,6 +590,11 @@ struct BatchUpdateCheckerTests {
             let oldCounts = c.old.map(\.count)
             let newCounts = c.target.map(\.count)
             #expect(try BatchUpdateChecker.apply(c.stage, toCounts: oldCounts, newCounts: newCounts) == newCounts)
+            // With the data source's counts, and its rows for inserted and reloaded sections.
+            let checked = try BatchUpdateChecker.apply(
+                c.stage, to: c.old, newCounts: newCounts,
+                inserting: { c.insertedRows[$0] ?? -1 }, insertingSection: { c.target[$0] })
+            #expect(checked == c.target, "iteration \(iteration)")
             let computed = try BatchUpdateChecker.apply(c.stage, toCounts: oldCounts)
             for (section, count) in computed.enumerated() where c.insertedSections[section] == nil {
                 #expect(count == newCounts[section])

@@ -67,10 +67,8 @@ struct SoakRun {
                 do {
                     // As UIKit: the counts the data source reports after the
                     // stage, then the rows it gives for inserted paths.
-                    _ = try BatchUpdateChecker.apply(step.stage, toCounts: mirror.map(\.count),
-                                                     newCounts: sections.counts)
                     mirror = try BatchUpdateChecker.apply(
-                        step.stage, to: mirror,
+                        step.stage, to: mirror, newCounts: sections.counts,
                         inserting: { sections[$0].identifier },
                         insertingSection: { s in (0..<sections.numberOfRows(inSection: s)).map {
                             sections[RowPath(section: s, row: $0)].identifier

@@ -47,27 +47,35 @@ public enum BatchUpdateChecker {
     /// the snapshot after it.
     ///
     /// Rows of inserted sections come from `insertingSection`, inserted rows
-    /// from `inserting`; moved rows and sections carry their items; reloads
-    /// keep their items in place; every other item keeps its relative order.
+    /// from `inserting`; moved rows and sections carry their items; reloaded
+    /// rows keep their items in place; every other item keeps its relative
+    /// order. A reloaded section keeps its items too, unless `newCounts` is
+    /// given: then, as UIKit does, its rows come from the data source
+    /// (`insertingSection`), in whatever number it reports.
     ///
     /// - Parameters:
     ///   - stage: The changes, in UIKit's batch index spaces.
     ///   - old: The items of each section before the batch.
+    ///   - newCounts: What the data source reports after the batch, if known;
+    ///     checked as ``apply(_:toCounts:newCounts:)`` checks it, so that one
+    ///     call does what UIKit does with a batch.
     ///   - inserting: The item for an inserted row, given its path after the batch.
-    ///   - insertingSection: The items of an inserted section, given its index after the batch.
+    ///   - insertingSection: The items of an inserted (or, with `newCounts`,
+    ///     reloaded) section, given its index after the batch.
     /// - Returns: The items of each section after the batch.
-    /// - Throws: The first violation found, as ``apply(_:toCounts:newCounts:)``
-    ///   with no data source counts.
+    /// - Throws: The first violation found, as ``apply(_:toCounts:newCounts:)``.
     /// - Complexity: O(*n* + *o* + *s*) expected, where *n* is the total
     ///   number of items before and after, *o* the number of operations and
     ///   *s* the number of sections.
     public static func apply<ID>(
         _ stage: BatchStage,
         to old: [[ID]],
+        newCounts: [Int]? = nil,
         inserting: (RowPath) -> ID,
         insertingSection: (Int) -> [ID]
     ) throws(BatchUpdateError) -> [[ID]] {
-        let plan = try BatchPlan(stage, old: old.map(\.count), reported: nil)
+        let plan = try BatchPlan(stage, old: old.map(\.count), reported: newCounts)
+        let askSource: Set<Int> = newCounts == nil ? [] : Set(stage.reloadedSections)
 
         // Old rows that leave their place: deleted or moved away.
         var leaves = old.map { [Bool](repeating: false, count: $0.count) }
@@ -84,7 +92,7 @@ public enum BatchUpdateChecker {
         var result: [[ID]] = []
         result.reserveCapacity(plan.oldOfNew.count)
         for (section, source) in plan.oldOfNew.enumerated() {
-            guard source >= 0 else {
+            guard source >= 0, !askSource.contains(source) else {
                 result.append(insertingSection(section))
                 continue
             }
