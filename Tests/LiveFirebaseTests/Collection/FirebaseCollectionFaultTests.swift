@@ -59,8 +59,10 @@ struct FirebaseCollectionFaultTests {
             }
         }
 
-        /// The collection settles on the server's answer; no reload happened.
-        func settles(_ context: String, auth: String? = nil) async throws {
+        /// The collection settles on the answer of `server` (the rig's own
+        /// by default); no reload happened.
+        func settles(_ context: String, on server: LiveServer? = nil, auth: String? = nil) async throws {
+            let server = server ?? self.server
             let keys = try await serverAnswer(server, FirebaseCollectionFaultTests.query, auth: auth)
             let values = try await serverValues(server, auth: auth)
             let settled = await eventually(10) { holds(collection.collection, keys, values) }
@@ -172,10 +174,7 @@ struct FirebaseCollectionFaultTests {
             let again = try Rig(second, seed: testSeed() &+ 1)
             try await again.write(20)
             rig.written += again.written
-            let keys = try await serverAnswer(second, Self.query)
-            let values = try await serverValues(second)
-            #expect(await eventually(10) { holds(rig.collection.collection, keys, values) },
-                    "collection \(rig.collection.collection.models.map(\.identifier)), server \(keys)")
+            try await rig.settles("server restart", on: second)
             #expect(rig.collection.status == .live)
             rig.collection.stop()
         } catch {
