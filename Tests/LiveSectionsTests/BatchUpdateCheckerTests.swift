@@ -9,18 +9,6 @@ import Testing
 private func path(_ section: Int, _ row: Int) -> RowPath { RowPath(section: section, row: row) }
 private func move(_ from: RowPath, _ to: RowPath) -> RowMove { RowMove(from: from, to: to) }
 
-/// The seed of a randomised test: LIVESECTIONS_TEST_SEED when set, else a fresh one; printed.
-private func testSeed(_ test: String) -> UInt64 {
-    let seed: UInt64
-    if let text = ProcessInfo.processInfo.environment["LIVESECTIONS_TEST_SEED"], let value = UInt64(text) {
-        seed = value
-    } else {
-        seed = UInt64.random(in: 0...UInt64.max)
-    }
-    print("\(test): seed \(seed) (replay with LIVESECTIONS_TEST_SEED=\(seed))")
-    return seed
-}
-
 /// Applies a string stage with readable names for inserted things.
 private func applyNamed(_ stage: BatchStage, to old: [[String]]) throws(BatchUpdateError) -> [[String]] {
     try BatchUpdateChecker.apply(

@@ -19,8 +19,7 @@ struct SectionedCollectionTests {
     @Test("30,000 random changes: sequential events, stages and a brute-force grouping agree after every step",
           arguments: [false, true])
     func randomChanges(descending: Bool) throws {
-        let seed = ProcessInfo.processInfo.environment["LIVESECTIONS_TEST_SEED"].flatMap { UInt64($0) }
-            ?? (20_261_121 &+ (descending ? 1 : 0))
+        let seed = testSeed("randomChanges(descending: \(descending))", default: 20_261_121 &+ (descending ? 1 : 0))
         var r = Rng(seed: seed)
         let collection = SortedCollection<Tile>(order: .child("score"))
         let sectioned = SectionedCollection(collection, descending: descending) { $0.group }

@@ -8,18 +8,6 @@ import Testing
 
 private typealias Snapshot = [SectionSnapshot<Int, Int>]
 
-/// The seed of a randomised test: LIVESECTIONS_TEST_SEED when set, else a fresh one; printed.
-private func diffSeed(_ test: String) -> UInt64 {
-    let seed: UInt64
-    if let text = ProcessInfo.processInfo.environment["LIVESECTIONS_TEST_SEED"], let value = UInt64(text) {
-        seed = value
-    } else {
-        seed = UInt64.random(in: 0...UInt64.max)
-    }
-    print("\(test): seed \(seed) (replay with LIVESECTIONS_TEST_SEED=\(seed))")
-    return seed
-}
-
 /// The generator of case `index` of a run seeded with `seed`.
 private func caseRandom(_ seed: UInt64, _ index: Int) -> SplitMix64 {
     var mixer = SplitMix64(seed: seed ^ (UInt64(index) &* 0xD1B5_4A32_D192_ED03))
@@ -250,7 +238,7 @@ struct SectionedDiffTests {
 
     @Test("random cases pass the checker, reach new, with minimal moves", arguments: 0..<chunks)
     func randomCases(chunk: Int) {
-        let seed = diffSeed("SectionedDiff random chunk \(chunk)")
+        let seed = testSeed("SectionedDiff random chunk \(chunk)")
         var coverage = Coverage()
         defer { #expect(coverage.all.allSatisfy { $0 > 0 }, "seed \(seed): some change never exercised: \(coverage)") }
         for offset in 0..<Self.casesPerChunk {
@@ -268,7 +256,7 @@ struct SectionedDiffTests {
 
     @Test("a corrupted index is always caught", arguments: 0..<4)
     func negativeControls(chunk: Int) {
-        let seed = diffSeed("SectionedDiff negative chunk \(chunk)")
+        let seed = testSeed("SectionedDiff negative chunk \(chunk)")
         var tried = 0
         var index = chunk * 1_000_000
         while tried < 2_600 {

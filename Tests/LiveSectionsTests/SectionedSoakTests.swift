@@ -9,7 +9,7 @@ import Testing
 struct SectionedSoakTests {
     @Test("100,000 random cases: 0–20 sections, 0–50 rows, every kind of change, section moves and reloads")
     func soak() throws {
-        let seed = ProcessInfo.processInfo.environment["LIVESECTIONS_TEST_SEED"].flatMap { UInt64($0) } ?? 20_261_122
+        let seed = testSeed("soak", default: 20_261_122)
         var r = Rng(seed: seed)
         func below(_ n: Int) -> Int { r.below(n) }
         var stagesSeen = Set<Int>(), reloadedSectionsSeen = 0

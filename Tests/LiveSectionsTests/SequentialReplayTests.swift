@@ -57,7 +57,7 @@ struct SequentialReplayTests {
 
     @Test("30,000 random pairs of states: the replay reaches the new state through valid steps")
     func randomPairs() {
-        let seed = ProcessInfo.processInfo.environment["LIVESECTIONS_TEST_SEED"].flatMap { UInt64($0) } ?? 20_261_121
+        let seed = testSeed("randomPairs", default: 20_261_121)
         var r = Rng(seed: seed)
         for round in 0..<30_000 {
             let keys = r.below(60)
