@@ -5,6 +5,8 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import LiveFirebase
+import LiveServer
 import Testing
 
 @Suite("live-repl in a terminal (tmux)")
@@ -51,18 +53,24 @@ struct InteractiveTests {
         var isRunning: Bool { (try? tmux(["has-session"])) != nil }
         func stop() { _ = try? tmux(["kill-server"]) }
 
-        /// Waits until `condition` holds for the screen, up to 10 s.
-        func waitFor(_ what: String, _ condition: (String) -> Bool) throws {
+        /// Waits until `condition` holds for the screen, looking every 50 ms
+        /// for up to 10 s (tmux tells no one when its screen changes).
+        func waitFor(_ what: String, _ condition: (String) -> Bool) async throws {
             for _ in 0..<200 {
                 if condition(try screen()) { return }
-                Thread.sleep(forTimeInterval: 0.05)
+                try await Task.sleep(for: .milliseconds(50))
             }
             throw REPLTestError("the screen never showed \(what):\n\(try screen())")
+        }
+
+        /// Waits until the session has ended, for up to 10 s.
+        func waitForEnd() async throws {
+            for _ in 0..<200 where isRunning { try await Task.sleep(for: .milliseconds(50)) }
         }
     }
 
     @Test("typing commands, editing a line, recalling history, colours, quit")
-    func session() throws {
+    func session() async throws {
         let binary = try REPLProcess.binary()
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("live-repl-home-\(getpid())")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
@@ -70,35 +78,69 @@ struct InteractiveTests {
         let terminal = Terminal()
         defer { terminal.stop() }
         try terminal.start("env -u NO_COLOR HOME=\(home.path) TERM=xterm-256color \(binary.path) --offline --order-by score")
-        try terminal.waitFor("the banner") { $0.contains("live-repl: listening to /items on offline") }
+        try await terminal.waitFor("the banner") { $0.contains("live-repl: listening to /items on offline") }
 
         try terminal.type(#"put / {"a": {"score": 2}, "b": {"score": 1}}"#)
         try terminal.press("Enter")
-        try terminal.waitFor("the change") { $0.contains("child_added a after b") }
+        try await terminal.waitFor("the change") { $0.contains("child_added a after b") }
 
         // Line editing: "xshow", to the start, delete the x.
         try terminal.type("xshow")
         try terminal.press("C-a")
         try terminal.press("C-d")
         try terminal.press("Enter")
-        try terminal.waitFor("show's output") { $0.contains("section 0 (2 rows)") }
+        try await terminal.waitFor("show's output") { $0.contains("section 0 (2 rows)") }
 
         // History: the previous line again.
         try terminal.press("Up")
         try terminal.press("Enter")
-        try terminal.waitFor("show twice") { $0.components(separatedBy: "section 0 (2 rows)").count == 3 }
+        try await terminal.waitFor("show twice") { $0.components(separatedBy: "section 0 (2 rows)").count == 3 }
 
         try terminal.type("bogus")
         try terminal.press("Enter")
-        try terminal.waitFor("the error") { $0.contains("error: unknown command \"bogus\"") }
+        try await terminal.waitFor("the error") { $0.contains("error: unknown command \"bogus\"") }
         let colored = try terminal.screen(colors: true)
         #expect(colored.unicodeScalars.contains("\u{1B}"), "no colours on a terminal: \(colored.debugDescription)")
 
         try terminal.type("quit")
         try terminal.press("Enter")
-        for _ in 0..<100 where terminal.isRunning { Thread.sleep(forTimeInterval: 0.05) }
+        try await terminal.waitForEnd()
         #expect(!terminal.isRunning, "quit did not end the session")
         let history = try String(contentsOf: home.appendingPathComponent(".live_repl_history"), encoding: .utf8)
         #expect(history.contains("show") && history.contains("bogus"), "\(history)")
+    }
+
+    @Test("a write by another client appears on screen while nothing is typed, above a half-typed line")
+    func liveChanges() async throws {
+        let server = try await LiveServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let client = DatabaseClient(try DatabaseReference(url: server.url, path: "/items"))
+        try await client.set(["a": ["score": 1], "b": ["score": 2]])
+        let binary = try REPLProcess.binary()
+        let terminal = Terminal()
+        defer { terminal.stop() }
+        try terminal.start("env HOME=/nonexistent TERM=xterm-256color NO_COLOR=1 \(binary.path) --url \(server.url) "
+                           + "--path /items --order-by score")
+        try await terminal.waitFor("the banner") { $0.contains("2 children loaded") }
+        try terminal.type("sho")
+        try await terminal.waitFor("the typed text") { $0.contains("live> sho") }
+
+        try await client.update(["a": ["score": 5], "c": ["score": 0]])
+        try await terminal.waitFor("the change from the server") {
+            $0.contains("(from the server)") && $0.contains("child_added c") && $0.contains("child_moved a after b")
+        }
+        // What was typed is still there, after the change, and completes.
+        let screen = try terminal.screen()
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let change = try #require(lines.lastIndex { $0.contains("(from the server)") })
+        #expect(lines[(change + 1)...].contains { $0.hasPrefix("live> sho") }, "\(screen)")
+        try terminal.type("w")
+        try terminal.press("Enter")
+        try await terminal.waitFor("show's output with the new rows") {
+            $0.contains("section 0 (3 rows)") && $0.contains("c  0") && $0.contains("a  5")
+        }
+        try terminal.press("C-d")
+        try await terminal.waitForEnd()
+        #expect(!terminal.isRunning, "Ctrl-D did not end the session")
     }
 }

@@ -42,10 +42,11 @@ struct REPLRunner {
     }
 
     private func loop(source: SessionSource, server: LiveServer?) async throws -> Int32 {
-        let reader = LineReader()
+        let reader = LineReader(prompt: "live> ")
+        defer { reader.close() }
         let printer = Printer(json: options.json, colors: !options.json && isatty(STDOUT_FILENO) == 1
                                 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil,
-                              echo: !options.json && !reader.interactive)
+                              echo: !options.json && !reader.interactive, reader: reader)
         let session: Session
         do {
             session = try Session(source: source, path: options.path, options: options.query)
@@ -62,21 +63,69 @@ struct REPLRunner {
         if reader.interactive {
             printer.banner(source: source, server: server, path: options.path, session: session)
         }
+        let live = LiveChanges(session: session, printer: printer)
+        session.onChange = { live.changed() }
+        defer { session.onChange = nil }
+        live.flush()
+        reader.prompt()
         var failed = false
-        while let line = reader.next(prompt: "live> ") {
-            let between = session.takeUnsolicited()
-            if !between.isEmpty { printer.between(between) }
+        for await line in reader.lines {
+            live.flush()
             printer.echo(line)
             do {
-                let output = try await session.run(try CommandParser.parse(line))
-                if output == .quit { break }
+                let command = try CommandParser.parse(line)
+                if command == .quit { break }
+                // While a command that changes the collection runs, what
+                // arrives is its own change; otherwise changes print as
+                // they come (a sync waits for them).
+                live.paused = command.changesCollection
+                defer { live.paused = false }
+                let output = try await session.run(command)
+                live.paused = false
+                live.flush()
                 printer.print(output)
             } catch {
                 failed = true
+                live.flush()
                 printer.error(error)
             }
+            reader.prompt()
         }
+        live.flush()
         return failed && !reader.interactive ? 1 : 0
+    }
+}
+
+/// Prints what the server changes while no command is running, as soon as
+/// it is applied: changes are gathered by the session, and printed once the
+/// stream's update is complete (in a task of its own on the main actor).
+@MainActor
+final class LiveChanges {
+    let session: Session
+    let printer: Printer
+    /// While true, changes stay with the session (a command takes them).
+    var paused = false
+    private var scheduled = false
+
+    init(session: Session, printer: Printer) {
+        self.session = session
+        self.printer = printer
+    }
+
+    /// The session gathered a change.
+    func changed() {
+        guard !paused, !scheduled else { return }
+        scheduled = true
+        Task { @MainActor in
+            self.scheduled = false
+            if !self.paused { self.flush() }
+        }
+    }
+
+    /// Prints what the session gathered since the last command, if anything.
+    func flush() {
+        let between = session.takeUnsolicited()
+        if !between.isEmpty { printer.between(between) }
     }
 }
 
@@ -86,17 +135,20 @@ struct Printer {
     let json: Bool
     let human: HumanOutput
     let echo: Bool
+    let reader: LineReader
 
-    init(json: Bool, colors: Bool, echo: Bool) {
+    init(json: Bool, colors: Bool, echo: Bool, reader: LineReader) {
         self.json = json
         human = HumanOutput(colors: colors)
         self.echo = echo
+        self.reader = reader
     }
 
+    /// Writes whole lines, above the prompt when it is on screen.
     private func emit(_ lines: [String]) {
         var text = ""
         for line in lines { text += line + "\n" }
-        FileHandle.standardOutput.write(Data(text.utf8))
+        reader.printAbove(text)
     }
 
     func echo(_ line: String) {

@@ -21,6 +21,9 @@ public enum Command: Sendable, Equatable {
     case load(LoadRequest)
     /// Print counts, memory and event rate.
     case stats
+    /// Wait until the collection equals the server's answer to the query,
+    /// at most this many seconds (the session's write timeout by default).
+    case sync(seconds: Double?)
     /// List the commands, or explain one.
     case help(String?)
     /// Leave.
@@ -37,10 +40,30 @@ public enum Command: Sendable, Equatable {
 
     /// Whether the command can change the collection (and so prints a
     /// change report in `--json` mode).
-    var changesCollection: Bool {
+    public var changesCollection: Bool {
         switch self {
         case .put, .patch, .set, .update, .push, .remove, .query(.some), .load: return true
-        case .show, .query(nil), .stats, .help, .quit, .nothing: return false
+        case .show, .query(nil), .stats, .sync, .help, .quit, .nothing: return false
+        }
+    }
+
+    /// The command's name, as typed.
+    public var name: String {
+        switch self {
+        case .put: return "put"
+        case .patch: return "patch"
+        case .set: return "set"
+        case .update: return "update"
+        case .push: return "push"
+        case .remove: return "remove"
+        case .show: return "show"
+        case .query: return "query"
+        case .load: return "load"
+        case .stats: return "stats"
+        case .sync: return "sync"
+        case .help: return "help"
+        case .quit: return "quit"
+        case .nothing: return ""
         }
     }
 }
@@ -62,6 +85,8 @@ let commandUsages: [(name: String, usage: String, example: String, summary: Stri
     ("load", "load live|all|page N|next", "load page 10",
      "load child by child, all at once, by pages of N, or the next page"),
     ("stats", "stats", "stats", "print children, sections, memory and events per second"),
+    ("sync", "sync [SECONDS]", "sync 10",
+     "wait until the collection equals the server's answer to the query (fails after SECONDS, 5 by default)"),
     ("help", "help [COMMAND]", "help put", "list the commands, or explain one"),
     ("quit", "quit", "quit", "leave (end of input does too)"),
 ]

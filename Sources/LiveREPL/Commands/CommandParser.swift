@@ -68,6 +68,17 @@ public enum CommandParser {
             }
         case "load":
             return .load(try loadRequest(&scanner))
+        case "sync":
+            var seconds: Double?
+            if let (text, _) = scanner.word() {
+                guard let value = Double(text), value.isFinite, value > 0, value <= 86_400 else {
+                    throw .usage(command: word, problem: "the timeout must be a number of seconds above 0 (at most 86400)",
+                                 usage: usage(of: word))
+                }
+                seconds = value
+            }
+            try scanner.end(command: word)
+            return .sync(seconds: seconds)
         default:
             throw .unknownCommand(word)
         }

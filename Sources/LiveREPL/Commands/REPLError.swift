@@ -20,8 +20,10 @@ public enum REPLError: Error, Sendable, Equatable, CustomStringConvertible {
     case needsServer(String)
     /// The database refused or failed.
     case database(DatabaseError)
-    /// A change written to the server did not reach the collection in time.
-    case notSeen(command: String, seconds: Double)
+    /// The collection did not come to equal the server's answer to the
+    /// query in time: after a write (the write itself was made), or for
+    /// `sync`. `detail` says how they differ.
+    case outOfSync(command: String, seconds: Double, detail: String)
     /// Something the REPL does not expect of itself.
     case internalState(String)
 
@@ -41,8 +43,9 @@ public enum REPLError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(command) writes through the server, and this session is offline; inject with put or patch"
         case .database(let error):
             return error.description
-        case .notSeen(let command, let seconds):
-            return "\(command): written, but the change did not reach the collection within \(seconds) s"
+        case .outOfSync(let command, let seconds, let detail):
+            let what = command == "sync" ? "the collection" : "written, but the collection"
+            return "\(command): \(what) did not match the server's answer to the query within \(seconds) s (\(detail))"
         case .internalState(let what):
             return "internal error: \(what)"
         }

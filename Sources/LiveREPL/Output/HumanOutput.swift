@@ -21,6 +21,7 @@ public struct HumanOutput: Sendable {
         case .change(let report): return change(report)
         case .sections(let sections): return show(sections)
         case .text(let lines): return lines
+        case .synced(let children): return [paint("in sync with the server: \(children) children", "2")]
         case .nothing, .quit: return []
         }
     }

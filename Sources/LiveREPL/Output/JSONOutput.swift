@@ -12,6 +12,8 @@ public enum JSONOutput {
         case .change(let report): return change(report).jsonText(sortedKeys: true)
         case .sections(let sections): return show(sections).jsonText(sortedKeys: true)
         case .text(let lines): return JSONValue.object(["text": .array(lines.map { .string($0) })]).jsonText()
+        case .synced(let children):
+            return JSONValue.object(["synced": true, "children": .number(Double(children))]).jsonText(sortedKeys: true)
         case .nothing, .quit: return nil
         }
     }

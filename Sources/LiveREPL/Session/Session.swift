@@ -24,6 +24,9 @@ public enum CommandOutput: Sendable, Equatable {
     case sections([ShownSection])
     /// Lines of text (`help`, `stats`, `query` without options).
     case text([String])
+    /// The collection equals the server's answer to the query (`sync`),
+    /// with this many children.
+    case synced(children: Int)
     /// Nothing to print.
     case nothing
     /// The session ends.
@@ -152,6 +155,8 @@ public final class Session {
         case .help(let topic): return .text(Help.lines(topic))
         case .show: return .sections(view.shown())
         case .stats: return .text(statsLines())
+        case .sync(let seconds):
+            return .synced(children: try await waitUntilCurrent(command: "sync", seconds: seconds ?? writeTimeout))
         case .query(nil): return .text(queryLines())
         default: break
         }
@@ -172,6 +177,15 @@ public final class Session {
     /// Every change the stream brought since the last command, if any
     /// (reported before the next command's output).
     public func takeUnsolicited() -> ChangeReport { recorder.take() }
+
+    /// Called on the main actor each time the stream brings a change (an
+    /// event or a stage is gathered): a front end that waits for input
+    /// schedules ``takeUnsolicited()`` from it to show changes as they come.
+    /// Changes a command makes call it too; take them with the command.
+    public var onChange: (@MainActor () -> Void)? {
+        get { recorder.onRecord }
+        set { recorder.onRecord = newValue }
+    }
 
     private func inject(_ kind: StreamPayload.Kind, _ path: Path, json: String) async throws(REPLError) {
         do { try await firebase.receive(kind, at: path, json: json) } catch { throw .database(error) }

@@ -59,12 +59,15 @@ final class ChangeRecorder {
     private var cancels: [() -> Void] = []
     /// Child events seen since the session started.
     private(set) var eventCount = 0
+    /// Called after each event or stage gathered.
+    var onRecord: (@MainActor () -> Void)?
 
     func attach(to firebase: FirebaseCollection<REPLDataSource>, view: SessionView) {
         detach()
         let events = firebase.observeChildEvents { [unowned self] event in
             report.events.append(ReportedEvent(event))
             eventCount += 1
+            onRecord?()
         }
         cancels.append { events.cancel() }
         if let sectioned = view.sectioned {
@@ -73,11 +76,13 @@ final class ChangeRecorder {
                     step.commit()
                     report.stages.append(ReportedStage(stage: step.stage, counts: sectioned.counts))
                 }
+                onRecord?()
             }
             cancels.append { steps.cancel() }
         } else {
             let updates = view.collection.observeUpdates { [unowned self] update in
                 report.stages += SingleSectionStages.stages(of: update.batch)
+                onRecord?()
             }
             cancels.append { updates.cancel() }
         }

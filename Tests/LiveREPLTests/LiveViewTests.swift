@@ -1,0 +1,93 @@
+// LiveViewTests.swift — live-repl as a live view: what another client
+// writes while the REPL waits for input is applied and printed at once
+// (`"between": true` lines), `show` prints the current state, and `sync`
+// returns once the collection equals the server's answer.
+
+import Foundation
+import LiveFirebase
+import LiveModel
+import LiveServer
+import Testing
+
+@Suite("live-repl shows changes while it waits for input")
+struct LiveViewTests {
+    /// Applies child events to a list of keys, by `prevKey`, as a Firebase
+    /// client would.
+    static func apply(_ events: [(type: String, key: String, prevKey: String?)], to keys: inout [String]) {
+        for event in events {
+            switch event.type {
+            case "child_removed":
+                keys.removeAll { $0 == event.key }
+            case "child_added", "child_moved":
+                keys.removeAll { $0 == event.key }
+                let at = event.prevKey.flatMap { keys.firstIndex(of: $0).map { $0 + 1 } } ?? 0
+                keys.insert(event.key, at: at)
+            default:
+                break
+            }
+        }
+    }
+
+    static func events(_ line: String) throws -> [(type: String, key: String, prevKey: String?)] {
+        guard case .change(_, let events) = try REPLLine(line) else { throw REPLTestError("not a change: \(line)") }
+        return events
+    }
+
+    @Test("--json, input open and idle: another client's write comes as a between line; show and sync agree")
+    func idleJSON() async throws {
+        let server = try await LiveServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let client = DatabaseClient(try DatabaseReference(url: server.url, path: "/items"))
+        try await client.set(["a": ["score": 1], "b": ["score": 2], "c": ["score": 3]])
+
+        let repl = try REPLSession(["--url", server.url, "--path", "/items", "--order-by", "score", "--json"])
+        let (synced, before) = try await repl.command("sync")
+        #expect(synced == #"{"children":3,"synced":true}"#, "\(repl.transcript)")
+        #expect(before.isEmpty)
+
+        // Nothing is typed from here until the change has been printed.
+        try await client.update(["a": ["score": 10], "d": ["score": 0]])
+        var keys = ["a", "b", "c"]
+        while keys != ["d", "b", "c", "a"] {
+            let line = try await repl.next()
+            #expect(line.contains(#""between":true"#), "\(line)")
+            Self.apply(try Self.events(line), to: &keys)
+        }
+        let (shown, late) = try await repl.command("show")
+        #expect(late.isEmpty, "\(late)")
+        #expect(try ServerSessionTests.shows(shown) == [["d", "b", "c", "a"]])
+
+        // sync after another write returns only once the change is in.
+        try await client.remove(at: "b")
+        let (again, between) = try await repl.command("sync")
+        #expect(again == #"{"children":3,"synced":true}"#, "\(repl.transcript)")
+        for line in between { Self.apply(try Self.events(line), to: &keys) }
+        #expect(keys == ["d", "c", "a"])
+        #expect(try ServerSessionTests.shows(try await repl.command("show").reply) == [keys])
+        #expect(try repl.finish() == 0)
+    }
+
+    @Test("sync fails after the timeout it names when the collection cannot match the server")
+    func syncTimeout() async throws {
+        let server = try await LiveServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let client = DatabaseClient(try DatabaseReference(url: server.url, path: "/items"))
+        try await client.set(["a": ["score": 1]])
+        let repl = try REPLSession(["--url", server.url, "--path", "/items", "--order-by", "score", "--json"])
+        // An injected child exists only here, never on the server.
+        _ = try await repl.command(#"put /zz {"score": 9}"#)
+        let (reply, _) = try await repl.command("sync 0.2")
+        #expect(reply.contains("sync: the collection did not match the server's answer to the query within 0.2 s"),
+                "\(reply)")
+        #expect(reply.contains("1 extra"), "\(reply)")
+        #expect(try repl.finish() == 1)
+    }
+
+    @Test("sync: a bad timeout is a usage error; offline it returns at once")
+    func syncOffline() throws {
+        let run = try REPLProcess.run(["--offline", "--json"], input: "sync nope\nput /a 1\nsync\n")
+        #expect(run.lines.count == 3, "\(run.stdout)")
+        #expect(run.lines.first?.contains("sync: the timeout must be a number of seconds") == true, "\(run.stdout)")
+        #expect(run.lines.last == #"{"children":1,"synced":true}"#, "\(run.stdout)")
+    }
+}
