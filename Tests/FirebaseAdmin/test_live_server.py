@@ -8,7 +8,6 @@ come back, against an independent model of Firebase's ordering below.
 """
 import os
 import random
-import struct
 import threading
 import time
 import unittest
@@ -16,79 +15,13 @@ import unittest
 import firebase_admin
 from firebase_admin import db
 
-SEED = int(os.environ.get("LIVESERVER_TEST_SEED", "20261121"))
+from firebase_order import window
+
+SEED = int(os.environ.get("LIVE_TEST_SEED", "20261121"))
 
 
 def setUpModule():
     firebase_admin.initialize_app(options={"databaseURL": "https://live-test.firebaseio.com"})
-
-
-# --- An independent model of Firebase ordering (DESIGN.md) ------------------
-
-def int_key(key):
-    body = key[1:] if key.startswith("-") else key
-    if not body or not all("0" <= c <= "9" for c in body):
-        return None
-    value = int(key)
-    return value if -2**31 <= value < 2**31 else None
-
-
-def utf16(s):
-    return struct.unpack("<%dH" % (len(s.encode("utf-16-le")) // 2), s.encode("utf-16-le"))
-
-
-def key_rank(key):
-    n = int_key(key)
-    if n is not None:
-        return (0, n, len(key), utf16(key))
-    return (1, utf16(key), 0, ())
-
-
-def value_rank(v):
-    if v is None:
-        return (0,)
-    if v is False:
-        return (1,)
-    if v is True:
-        return (2,)
-    if isinstance(v, (int, float)):
-        return (3, float(v))
-    if isinstance(v, str):
-        return (4, utf16(v))
-    return (5,)
-
-
-def child_value(child, path):
-    for part in path.split("/"):
-        if not isinstance(child, dict) or part not in child:
-            return None
-        child = child[part]
-    return child
-
-
-def window(data, order, start=None, end=None, equal=None, first=None, last=None):
-    """Keys a query selects: sort by (value, key), filter by bounds, limit."""
-    def post(key):
-        if order == "$key":
-            return (key_rank(key),)
-        value = data[key] if order == "$value" else child_value(data[key], order)
-        return (value_rank(value), key_rank(key))
-
-    def bound(v):
-        return (key_rank(v),) if order == "$key" else (value_rank(v),)
-
-    keys = sorted(data, key=post)
-    if equal is not None:
-        start = end = equal
-    if start is not None:
-        keys = [k for k in keys if post(k)[:1] >= bound(start)]
-    if end is not None:
-        keys = [k for k in keys if post(k)[:1] <= bound(end)]
-    if first is not None:
-        keys = keys[:first]
-    if last is not None:
-        keys = keys[-last:] if last else []
-    return set(keys)
 
 
 class LiveServerTests(unittest.TestCase):

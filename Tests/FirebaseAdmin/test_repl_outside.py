@@ -1,0 +1,313 @@
+"""live-repl as a user meets it: the built binary as a process, watching a
+running live-server while the Python firebase-admin package writes.
+
+After every batch of random writes, `sync` then `show` must print exactly
+the query's window: which children, firebase-admin's own get() of the same
+query; in what order, the independent model in firebase_order.py (not
+firebase-admin's client-side sort, which compares keys as plain strings).
+While the REPL is idle, the writes must come out as `"between"` lines whose
+child events, applied by prevKey, reproduce that order without any command
+being typed.
+
+LIVE_SERVER_URL and LIVE_REPL are set by Tools/test-firebase-admin;
+LIVE_TEST_SEED replays a run (the seed is printed on failure).
+"""
+import json
+import os
+import queue
+import random
+import shutil
+import subprocess
+import threading
+import time
+import unittest
+
+import firebase_admin
+from firebase_admin import db
+
+from firebase_order import child_value, ordered, value_rank
+
+SEED = int(os.environ.get("LIVE_TEST_SEED", "20261123"))
+WAIT = 30  # seconds: a bound for a hung process, never a way to wait
+
+# Keys whose Firebase order differs from a plain string sort, and names that
+# are canonically equivalent but distinct (precomposed and decomposed).
+KEYS = ["a", "b", "Z", "_", "007", "7", "10", "-1", "-", "-0", "00", "2147483648", "1e3",
+        "😀", "｡", "x y", "\u00e9", "e\u0301", "\u00c5", "A\u030a", "\u212b",
+        "\u1ea5", "a\u0302\u0301", "\ud55c", "\u1112\u1161\u11ab"]
+VALUES = [None, False, True, -1, 0, 2.5, 10, 1e3, "", "a", "B", "😀", "\u00e9", "e\u0301", {"k": 1}]
+GROUPS = ["g0", "g1", 1, True, None]
+
+
+def setUpModule():
+    if not firebase_admin._apps:
+        firebase_admin.initialize_app(options={"databaseURL": "https://live-test.firebaseio.com"})
+
+
+class REPL:
+    """A live-repl process in --json mode with its standard input kept open."""
+
+    def __init__(self, path, options):
+        self.args = [os.environ["LIVE_REPL"], "--url", os.environ["LIVE_SERVER_URL"], "--path", path, "--json"] + options
+        self.process = subprocess.Popen(self.args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT, text=True, encoding="utf-8", bufsize=1)
+        self.lines = queue.Queue()
+        self.transcript = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.process.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def next(self, waiting_for="anything"):
+        try:
+            line = self.lines.get(timeout=WAIT)
+        except queue.Empty:
+            raise AssertionError("live-repl printed nothing for %d s while waiting for %s; it printed:\n%s"
+                                 % (WAIT, waiting_for, "\n".join(self.transcript)))
+        if line is None:
+            raise AssertionError("live-repl ended; it printed:\n" + "\n".join(self.transcript))
+        self.transcript.append(line)
+        try:
+            return json.loads(line)
+        except ValueError:
+            raise AssertionError("not a JSON line: %r; it printed:\n%s" % (line, "\n".join(self.transcript)))
+
+    def command(self, line):
+        """Sends a command; returns its reply and the between lines before it."""
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+        between = []
+        while True:
+            reply = self.next()
+            if reply.get("between"):
+                between.append(reply)
+            else:
+                return reply, between
+
+    def close(self):
+        self.process.stdin.close()
+        status = self.process.wait(timeout=WAIT)
+        return status
+
+
+def apply_events(keys, change):
+    """Applies a change line's child events to a list of keys, by prevKey."""
+    for event in change["events"]:
+        if event["type"] in ("child_removed", "child_added", "child_moved"):
+            if event["key"] in keys:
+                keys.remove(event["key"])
+        if event["type"] in ("child_added", "child_moved"):
+            prev = event["prevKey"]
+            keys.insert(0 if prev is None else keys.index(prev) + 1, event["key"])
+    return keys
+
+
+class Scenario:
+    """One query (order, bounds, limit, sections) and its expected window."""
+
+    def __init__(self, rng):
+        self.order = rng.choice(["n", "$key", "$value", "n"])
+        self.bounds = {}
+        self.limit = None
+        kind = rng.choice([None, "start", "end", "equal", "range"])
+        pool = KEYS if self.order == "$key" else [v for v in VALUES if v is not None and not isinstance(v, dict)]
+        if kind == "range":
+            low, high = sorted(rng.sample(pool, 2), key=self.rank)
+            self.bounds = {"start": low, "end": high}
+        elif kind:
+            self.bounds = {kind: rng.choice(pool)}
+        if rng.random() < 0.6:
+            self.limit = (rng.choice(["first", "last"]), rng.randint(1, 6))
+        self.section = "g" if self.order != "$value" and rng.random() < 0.4 else None
+
+    def rank(self, v):
+        from firebase_order import key_rank
+        return key_rank(v) if self.order == "$key" else value_rank(v)
+
+    def options(self):
+        options = ["--order-by", self.order]
+        for name, value in self.bounds.items():
+            flag = {"start": "--start-at", "end": "--end-at", "equal": "--equal-to"}[name]
+            options.append(flag + "=" + json.dumps(value, ensure_ascii=False))
+        if self.limit:
+            options += ["--limit-" + self.limit[0], str(self.limit[1])]
+        if self.section:
+            options += ["--section-by", self.section]
+        return options
+
+    def query(self, ref):
+        q = ref.order_by_key() if self.order == "$key" else ref.order_by_value() if self.order == "$value" \
+            else ref.order_by_child(self.order)
+        if "start" in self.bounds: q = q.start_at(self.bounds["start"])
+        if "end" in self.bounds: q = q.end_at(self.bounds["end"])
+        if "equal" in self.bounds: q = q.equal_to(self.bounds["equal"])
+        if self.limit and self.limit[0] == "first": q = q.limit_to_first(self.limit[1])
+        if self.limit and self.limit[0] == "last": q = q.limit_to_last(self.limit[1])
+        return q
+
+    def expected(self, ref):
+        """The window in query order, and grouped into sections as show prints it."""
+        chosen = set(self.query(ref).get() or {})
+        data = ref.get() or {}
+        keys = ordered(data, self.order, chosen)
+        if not self.section:
+            return keys, [keys]
+        groups = {}
+        for key in keys:
+            value = child_value(data[key], self.section) if isinstance(data[key], dict) else None
+            groups.setdefault(json.dumps(value, sort_keys=True), (value, []))[1].append(key)
+        sections = sorted(groups.values(), key=lambda g: value_rank(g[0]))
+        return keys, [rows for _, rows in sections]
+
+
+def random_child(rng):
+    child = {}
+    if rng.random() < 0.85:
+        child["n"] = rng.choice(VALUES)
+    if rng.random() < 0.6:
+        child["g"] = rng.choice(GROUPS)
+    child["t"] = rng.choice(["x", "y" * rng.randint(1, 40)])
+    return {k: v for k, v in child.items() if v is not None} or rng.choice([1, "v", False])
+
+
+def member_value(rng, member, present=False):
+    """A value for child member n (any kind) or g (a section: never an object);
+    with present, not null (firebase-admin refuses to set null)."""
+    return rng.choice([v for v in (VALUES if member == "n" else GROUPS) if v is not None or not present])
+
+
+def write_batch(ref, rng):
+    """One to four writes of several kinds, deep paths included."""
+    for _ in range(rng.randint(1, 4)):
+        kind = rng.choice(["set", "deep", "update", "delete", "push", "value"])
+        key = rng.choice(KEYS)
+        if kind == "set":
+            ref.child(key).set(random_child(rng))
+        elif kind == "deep":  # may create the child
+            member = rng.choice(["n", "g"])
+            ref.child(key).child(member).set(member_value(rng, member, present=True))
+        elif kind == "update":
+            paths = {}
+            for name in rng.sample(KEYS, rng.randint(2, 4)):
+                if rng.random() < 0.6:
+                    member = rng.choice(["n", "g"])
+                    paths[name + "/" + member] = member_value(rng, member)
+                else:
+                    paths[name] = rng.choice([random_child(rng), None])
+            ref.update(paths)
+        elif kind == "delete":
+            ref.child(key).delete()
+        elif kind == "push":
+            ref.push(random_child(rng))
+        else:
+            ref.child(key).set(rng.choice([v for v in VALUES if v is not None]))
+
+
+class REPLOutsideTests(unittest.TestCase):
+    def run_scenario(self, index, rng, idle):
+        scenario = Scenario(rng)
+        ref = db.reference("/outside/%d" % index)
+        ref.set({k: random_child(rng) for k in rng.sample(KEYS, rng.randint(4, 12))})
+        repl = REPL(ref.path, scenario.options())
+        where = "seed %d scenario %d %s (replay: LIVE_TEST_SEED=%d)" % (SEED, index, " ".join(scenario.options()), SEED)
+        try:
+            reply, _ = repl.command("sync")
+            self.assertTrue(reply.get("synced"), "%s: %s" % (where, reply))
+            mirror, _ = self.show(repl, scenario, ref, where)
+            for round_ in range(6):
+                write_batch(ref, rng)
+                flat, sections = scenario.expected(ref)
+                if idle:
+                    # Nothing is typed: the change must come by itself.
+                    while mirror != flat:
+                        line = repl.next("%s round %d: %s (child events so far give %s)" % (where, round_, flat, mirror))
+                        self.assertTrue(line.get("between"), "%s round %d: %s" % (where, round_, line))
+                        apply_events(mirror, line)
+                reply, between = repl.command("sync")
+                self.assertTrue(reply.get("synced"), "%s round %d: %s" % (where, round_, reply))
+                for line in between:
+                    apply_events(mirror, line)
+                shown, shown_sections = self.show(repl, scenario, ref, where)
+                self.assertEqual(shown_sections, sections, "%s round %d: show" % (where, round_))
+                self.assertEqual(mirror, shown, "%s round %d: events applied by prevKey vs show" % (where, round_))
+        finally:
+            status = repl.close()
+        self.assertEqual(status, 0, "%s\n%s" % (where, "\n".join(repl.transcript)))
+
+    def show(self, repl, scenario, ref, where):
+        reply, _ = repl.command("show")
+        self.assertIn("sections", reply, where)
+        sections = [s["keys"] for s in reply["sections"]]
+        if not scenario.section:
+            sections = [k for k in sections if k] or [[]]
+        flat = [k for rows in sections for k in rows]
+        return list(flat) if not scenario.section else self.query_order(flat, scenario, ref), sections
+
+    @staticmethod
+    def query_order(keys, scenario, ref):
+        return ordered(ref.get() or {}, scenario.order, keys)
+
+    def test_random_writes_sync_then_show(self):
+        rng = random.Random(SEED)
+        for index in range(10):
+            self.run_scenario(index, rng, idle=False)
+
+    def test_idle_repl_prints_outside_writes(self):
+        rng = random.Random(SEED + 1)
+        for index in range(10, 18):
+            self.run_scenario(index, rng, idle=True)
+
+    def test_canonically_equivalent_names_in_one_request(self):
+        ref = db.reference("/outside/names")
+        pairs = [("\u00e9", "e\u0301"), ("\u00c5", "A\u030a"), ("\u00c5", "\u212b"),
+                 ("a\u0323\u0302", "a\u0302\u0323"), ("\u1ead", "a\u0323\u0302"),
+                 ("\ud55c", "\u1112\u1161\u11ab")]
+        data = {}
+        for i, (one, other) in enumerate(pairs):
+            data[one] = {"n": 2 * i}
+            data[other] = {"n": 2 * i + 1}
+        ref.set({})
+        ref.update(data)
+        self.assertEqual(set(ref.get() or {}), set(data))
+        repl = REPL(ref.path, ["--order-by", "n"])
+        try:
+            reply, _ = repl.command("sync")
+            self.assertTrue(reply.get("synced"), reply)
+            reply, _ = repl.command("show")
+            self.assertEqual(reply["sections"][0]["keys"], ordered(data, "n"))
+        finally:
+            repl.close()
+
+
+@unittest.skipUnless(shutil.which("tmux"), "tmux is not installed")
+class REPLTerminalTests(unittest.TestCase):
+    def test_outside_write_appears_without_typing(self):
+        ref = db.reference("/outside/terminal")
+        ref.set({"a": {"n": 1}, "b": {"n": 2}})
+        socket = "live-repl-outside-%d" % os.getpid()
+        command = "env HOME=/nonexistent NO_COLOR=1 TERM=xterm-256color %s --url %s --path %s --order-by n" % (
+            os.environ["LIVE_REPL"], os.environ["LIVE_SERVER_URL"], ref.path)
+        subprocess.run(["tmux", "-L", socket, "new-session", "-d", "-x", "160", "-y", "40", command], check=True)
+        try:
+            screen = lambda: subprocess.run(["tmux", "-L", socket, "capture-pane", "-p"], capture_output=True,
+                                            text=True).stdout
+            self.wait_for(screen, lambda s: "2 children loaded" in s)
+            ref.child("c").set({"n": 0})
+            self.wait_for(screen, lambda s: "(from the server)" in s and "child_added c first" in s)
+        finally:
+            subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True)
+
+    def wait_for(self, screen, condition):
+        """Looks at the screen every 50 ms until condition holds (tmux tells no one when it changes)."""
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            if condition(screen()):
+                return
+            time.sleep(0.05)
+        self.fail("the screen never showed it:\n" + screen())
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
