@@ -1,5 +1,6 @@
 // LimitWindowTests.swift — the built live-repl, offline, with a limit: the
-// window is computed from everything injected.
+// window is computed from everything injected, and child events under
+// orderByValue are Firebase's.
 
 import Testing
 
@@ -50,5 +51,11 @@ struct LimitWindowTests {
                              + "put /a {\"v\":false}\nshow\n")
         #expect(r.shown == ["k", "m", "z"])
         #expect(r.events.last == ["child_removed a", "child_added k"])
+    }
+
+    @Test("orderByValue: an object that changes into another object moves, then changes")
+    func objectMovesByValue() throws {
+        let r = try Self.run(["--order-by", "$value"], "put / {\"a\":{\"x\":1},\"b\":2}\nput /a {\"x\":0}\n")
+        #expect(r.events.last == ["child_moved a", "child_changed a"])
     }
 }

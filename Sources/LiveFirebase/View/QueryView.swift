@@ -209,14 +209,14 @@ final class QueryView {
             case (nil, let new?):
                 added.append((new, ChildEvent(kind: .added, key: c.key, snapshot: c.new!, previousKey: previous(new))))
             case (_?, let new?) where c.touched:
+                // As Firebase: a change, preceded by a move when the order's
+                // indexed part of the child changed.
                 let old = c.old!, snapshot = c.new!
-                if SortValue.compare(old.sortValue, snapshot.sortValue) != 0 {
+                guard old.value != snapshot.value || old.priority != snapshot.priority else { break }
+                if query.order.movesChild(from: old, to: snapshot) {
                     moved.append((new, ChildEvent(kind: .moved, key: c.key, snapshot: snapshot, previousKey: previous(new))))
                 }
-                if old.value != snapshot.value || old.priority != snapshot.priority {
-                    changed.append((new, ChildEvent(kind: .changed, key: c.key, snapshot: snapshot,
-                                                    previousKey: previous(new))))
-                }
+                changed.append((new, ChildEvent(kind: .changed, key: c.key, snapshot: snapshot, previousKey: previous(new))))
             default:
                 break
             }
