@@ -28,7 +28,11 @@ struct LiveServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("data"), help: "A data file to load at start and keep every acknowledged write in.")
     var dataFile: String?
 
-    @Option(name: .customLong("token"), help: "An accepted token (repeatable). Without any, everyone may read and write.")
+    @Option(name: .customLong("token"),
+            help: """
+                An accepted token (repeatable); then only these are accepted (give --token owner for admin SDKs \
+                that follow the emulator convention). Without any, everyone may read and write.
+                """)
     var tokens: [String] = []
 
     @Option(name: .customLong("keep-alive"), help: "Seconds between keep-alive events on streams.")
@@ -37,7 +41,8 @@ struct LiveServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("buffer-limit"), help: "Bytes a stream may fall behind before it is disconnected.")
     var bufferLimit = 8 << 20
 
-    @Flag(name: .customLong("allow-remote-open"), help: "Serve a non-loopback address without tokens.")
+    @Flag(name: .customLong("allow-remote-open"),
+          help: "Serve a non-loopback address without tokens: everyone who can reach it may read and write.")
     var allowRemoteOpen = false
 
     func validate() throws {

@@ -8,8 +8,13 @@ extension FirebaseCollection {
     /// opened with ``StreamOpener/offline`` is fed (and how tools inject
     /// events). Payloads must be parsed with the query's order (see
     /// ``receive(_:at:json:)``).
+    ///
+    /// Injected data is the location's whole data, never a window a server
+    /// cut: every child is kept, so one that leaves a limit window can come
+    /// back and the next one slides in, and a path below a child that does
+    /// not exist creates it (holding just that path's value), as in Firebase.
     public func receive(_ message: StreamMessage) async {
-        await handle(message)
+        await handle(message, isWholeData: true)
     }
 
     /// Parses and applies a `put` or `patch` as if the stream had sent it.
@@ -29,15 +34,18 @@ extension FirebaseCollection {
         } catch {
             throw .invalidValue(error.description) // a patch member that is not a valid path
         }
-        await handle(kind == .put ? .put(payload) : .patch(payload))
+        await handle(kind == .put ? .put(payload) : .patch(payload), isWholeData: true)
     }
 
-    func handle(_ message: StreamMessage) async {
+    /// Applies one message. `isWholeData` says the data is the location's
+    /// (injected); otherwise it is the stream's, which the server may have
+    /// cut to the query's window (see ``QueryView/serverFilters``).
+    func handle(_ message: StreamMessage, isWholeData: Bool = false) async {
         switch message {
         case .connected:
             status = .connecting
         case .put(let payload), .patch(let payload):
-            await apply(payload)
+            await apply(payload, filtered: isWholeData ? false : nil)
         case .disconnected(let error, _):
             status = .reconnecting(error)
         case .renewingCredential:
@@ -50,10 +58,10 @@ extension FirebaseCollection {
         }
     }
 
-    private func apply(_ payload: StreamPayload) async {
+    private func apply(_ payload: StreamPayload, filtered: Bool?) async {
         let isWhole = payload.kind == .put && payload.path.isRoot
         let firstLoad = isWhole && !hasLoaded
-        let events = view.apply(payload)
+        let events = view.apply(payload, filtered: filtered)
         if firstLoad, mode != .live {
             // One batch: a fill of the empty collection.
             await feed.load(view.visible)

@@ -62,12 +62,13 @@ final class QueryView {
 
     // MARK: Updating
 
-    /// Applies a stream event whose path is relative to this view's location.
+    /// Applies a stream event whose path is relative to this view's location
+    /// (`filtered` as in ``apply(_:filtered:)``).
     /// - Returns: The child events, in Firebase's order.
     /// - Complexity: O((u + k) log n) for u touched children and a limit of
     ///   k, plus the cost of reading the touched values.
-    func apply(_ payload: StreamPayload) -> [ChildEvent] {
-        apply(payload.updates.map { (payload.path.keys + $0.path.keys, $0.value) })
+    func apply(_ payload: StreamPayload, filtered: Bool? = nil) -> [ChildEvent] {
+        apply(payload.updates.map { (payload.path.keys + $0.path.keys, $0.value) }, filtered: filtered)
     }
 
     /// Makes `children` the location's whole value without raising events
@@ -91,10 +92,19 @@ final class QueryView {
     /// `filtered` says whether the data is the query's own (the server kept
     /// only what the query shows; by default ``serverFilters``): a filtered
     /// update leaves in the cache only the children shown, and the server
-    /// sends a child whole when it enters. A change *inside* a child the view
-    /// does not hold is ignored unless the cache is complete and unfiltered:
-    /// the view cannot know the rest of that child. A path `k/.priority`
-    /// sets `k`'s priority.
+    /// sends a child whole when it enters. Unfiltered data (injected, or a
+    /// server's answer to a query it cannot cut) is the location's: every
+    /// child stays in the cache, so one that leaves a limit window can come
+    /// back, and the next one slides in when it leaves.
+    ///
+    /// A change *inside* a child the view does not hold creates the child,
+    /// holding just that path's value (a deep write to an empty node, as in
+    /// Firebase), when the cache is complete and unfiltered: the child did
+    /// not exist. Otherwise it is ignored, as Firebase's SDKs do: the view
+    /// cannot know the rest of that child, and a server that cuts the window
+    /// sends a child whole when it enters. Several paths below one child in
+    /// one update build on each other. A path `k/.priority` sets `k`'s
+    /// priority.
     func apply(_ updates: [(path: [Key], value: Snapshot)], filtered: Bool? = nil) -> [ChildEvent] {
         let filtered = (filtered ?? serverFilters) && isFiltered
         if !filtered, updates.contains(where: { $0.path.isEmpty }) { cacheIsFiltered = false }
@@ -199,14 +209,14 @@ final class QueryView {
             case (nil, let new?):
                 added.append((new, ChildEvent(kind: .added, key: c.key, snapshot: c.new!, previousKey: previous(new))))
             case (_?, let new?) where c.touched:
+                // As Firebase: a change, preceded by a move when the order's
+                // indexed part of the child changed.
                 let old = c.old!, snapshot = c.new!
-                if SortValue.compare(old.sortValue, snapshot.sortValue) != 0 {
+                guard old.value != snapshot.value || old.priority != snapshot.priority else { break }
+                if query.order.movesChild(from: old, to: snapshot) {
                     moved.append((new, ChildEvent(kind: .moved, key: c.key, snapshot: snapshot, previousKey: previous(new))))
                 }
-                if old.value != snapshot.value || old.priority != snapshot.priority {
-                    changed.append((new, ChildEvent(kind: .changed, key: c.key, snapshot: snapshot,
-                                                    previousKey: previous(new))))
-                }
+                changed.append((new, ChildEvent(kind: .changed, key: c.key, snapshot: snapshot, previousKey: previous(new))))
             default:
                 break
             }

@@ -31,7 +31,7 @@ public final class LiveServer: Sendable {
     /// - Throws: ``LiveServerError``.
     public static func start(_ configuration: LiveServerConfiguration = LiveServerConfiguration(),
                              logger: Logger = Logger(label: "LiveServer")) async throws(LiveServerError) -> LiveServer {
-        if configuration.tokens == nil && !configuration.allowsRemoteOpenAccess && !isLoopback(configuration.host) {
+        if configuration.tokens == nil && !configuration.allowsRemoteOpenAccess && !configuration.isLoopbackHost {
             throw .openModeOffLoopback(host: configuration.host)
         }
         let core: ServerCore
@@ -77,10 +77,6 @@ public final class LiveServer: Sendable {
             }
             .bind(host: core.configuration.host, port: port)
             .get()
-    }
-
-    private static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 
     /// Listens on one more port (a free one) with the same data, for

@@ -11,10 +11,11 @@ public struct LiveServerConfiguration: Sendable {
     /// works as initial data.
     public var dataFile: String?
     /// The accepted tokens; nil is open mode (everyone may read and write).
-    /// With tokens, `owner` is always accepted, as the admin token of the
-    /// Firebase emulator.
+    /// With tokens, exactly these are accepted: `owner`, which admin SDKs
+    /// send to the Firebase emulator, only when it is one of them.
     public var tokens: Set<String>?
-    /// Open mode serves loopback only unless this is set.
+    /// Open mode serves loopback only unless this is set: then everyone who
+    /// can reach ``host`` may read and write.
     public var allowsRemoteOpenAccess = false
     /// Interval between `keep-alive` events on every stream.
     public var keepAliveInterval: Duration = .seconds(30)
@@ -28,4 +29,14 @@ public struct LiveServerConfiguration: Sendable {
 
     /// The default settings: loopback, a free port, in memory, open mode.
     public init() {}
+
+    /// Whether ``host`` is a loopback address, which only this machine can
+    /// reach: `localhost`, `::1` or an IPv4 address in 127.0.0.0/8 (a name
+    /// such as `127.example.com` is not one).
+    var isLoopbackHost: Bool {
+        if host == "localhost" || host == "::1" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127"
+            && octets.allSatisfy { octet in octet.allSatisfy { ("0"..."9").contains($0) } && UInt8(octet) != nil }
+    }
 }

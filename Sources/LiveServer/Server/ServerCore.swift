@@ -53,11 +53,14 @@ final class ServerCore: @unchecked Sendable {
 
     // MARK: Auth (under `lock`)
 
+    /// Open mode accepts everyone (but refused tokens); token mode exactly
+    /// the tokens it was given. `owner`, the Firebase emulator's admin
+    /// token, is one like any other: accepted in token mode only when given.
     func isAuthorized(_ token: String?) -> Bool {
         if let token, refused.contains(token) { return false }
         guard let tokens else { return true }
         guard let token else { return false }
-        return token == "owner" || tokens.contains(token)
+        return tokens.contains(token)
     }
 
     static let permissionDenied = StoreError(status: 401, message: "Permission denied")

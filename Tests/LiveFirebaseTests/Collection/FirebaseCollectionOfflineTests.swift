@@ -90,4 +90,22 @@ struct FirebaseCollectionOfflineTests {
         }
         #expect(keys(c) == ["a"] && r.log.isEmpty)
     }
+
+    @Test("injected data is the location's whole data: with a limit, a child created below a path enters, and one that leaves lets the next in")
+    func limitOverInjectedData() async throws {
+        let (c, _, token) = try make(.live, DatabaseQuery(order: .child("s")).limited(toLast: 2))
+        defer { token.cancel() }
+        var seen: [String] = []
+        let observation = c.observeChildEvents { seen.append("\($0.kind.rawValue) \($0.key) \($0.previousKey?.string ?? "-")") }
+        defer { observation.cancel() }
+        try await c.receive(.put, at: .root, json: #"{"a": {"s": 1}, "b": {"s": 2}, "c": {"s": 3}}"#)
+        #expect(keys(c) == ["b", "c"])
+        seen.removeAll()
+        try await c.receive(.put, at: "/c/s", json: "0")
+        #expect(seen == ["child_removed c -", "child_added a -"] && keys(c) == ["a", "b"], "\(seen)")
+        seen.removeAll()
+        try await c.receive(.patch, at: .root, json: #"{"d/s": 9, "d/t": "x"}"#)
+        #expect(seen == ["child_removed a -", "child_added d b"] && keys(c) == ["b", "d"], "\(seen)")
+        #expect(c.collection.models.last?.dictionary == .object(["s": .number(9), "t": .string("x")]))
+    }
 }

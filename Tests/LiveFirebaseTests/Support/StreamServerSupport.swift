@@ -9,8 +9,11 @@ import FoundationNetworking
 import LiveModel
 import LiveServer
 
-/// Writes `body` (JSON) at `path` of `server` with `method`, as `owner`.
+/// Writes `body` (JSON) at `path` of `server` with `method`, as `owner`,
+/// which it first makes an accepted token (a server with tokens accepts
+/// only those it is given).
 func streamWrite(_ server: LiveServer, _ method: String, _ path: String, _ body: String) async throws {
+    server.addToken("owner")
     var request = URLRequest(url: URL(string: "\(server.url)\(path).json?auth=owner")!)
     request.httpMethod = method
     request.httpBody = Data(body.utf8)
