@@ -1,5 +1,6 @@
 // ServerCore+Streams.swift — opening streams and telling them every change.
 
+import Dispatch
 import LiveModel
 import NIOCore
 
@@ -17,6 +18,13 @@ extension ServerCore {
     /// Registers a stream for `request` on `channel` and queues its first
     /// `put` (the value, or the query's window, at `/`). Write the response
     /// head before returning to the event loop: the events follow it.
+    ///
+    /// The first `put` is rendered off the server's lock and off the event
+    /// loop, from the value as it was when the stream was registered; events
+    /// published meanwhile follow it, and keep-alives go out while it is
+    /// prepared, so a large location neither stalls the server nor leaves
+    /// the client without a byte. (A listener with faults, a test facility,
+    /// gets its first `put` at once, so that faults count it first.)
     func openStream(_ request: RESTRequest, on channel: any Channel) -> StreamStart {
         let target: RequestTarget
         let query: Query?
@@ -38,12 +46,23 @@ extension ServerCore {
             listener.faults = globalFaults
             listeners[listener.id] = listener
             let node = store.get(target.path)
+            let export = options.export
+            let render: @Sendable () -> ServerSentEvent
             if let query {
                 let window = query.window(of: node)
                 for child in window { listener.window[child.key] = child.node }
-                listener.send(.put(.root, Query.json(of: window, export: options.export)))
+                render = { .put(.root, Query.json(of: window, export: export)) }
             } else {
-                listener.send(.put(.root, node.json(export: options.export)))
+                render = { .put(.root, node.json(export: export)) }
+            }
+            guard listener.faults.isEmpty else {
+                listener.send(render())
+                return .started(listener)
+            }
+            listener.startPreparing()
+            DispatchQueue.global(qos: .userInitiated).async { [self] in
+                let first = render()
+                lock.withLock { listener.deliverFirst(first) }
             }
             return .started(listener)
         }

@@ -11,7 +11,14 @@ import NIOHTTP1
 /// events are appended to a buffer that one task on the connection's event
 /// loop flushes. When its unsent backlog (here and in the connection) would
 /// pass ``limit`` bytes the listener is disconnected; a single event always
-/// goes out, however large.
+/// goes out, however large, and while one larger than the limit is on its
+/// way (a large location's first `put`), its bytes do not count as backlog.
+///
+/// A stream whose first `put` is prepared after it is registered
+/// (``startPreparing()``) holds the events published meanwhile and sends
+/// them after that `put` (``deliverFirst(_:)``); control events such as
+/// keep-alives go out at once, so the connection stays alive while a large
+/// first event is prepared.
 final class Listener: @unchecked Sendable {
     let id: Int
     let channel: any Channel
@@ -32,6 +39,13 @@ final class Listener: @unchecked Sendable {
         var flushScheduled = false
         var closing = false
         var lastDeadline = NIODeadline.uptimeNanoseconds(0)
+        /// Events published while the first `put` is prepared, in order
+        /// (nil once it was delivered, or when it was sent at once).
+        var held: [UInt8]?
+        /// Bytes of writes larger than the limit not yet written out.
+        var oversizedInFlight = 0
+        /// Bytes of an event larger than the limit at the start of `pending`.
+        var pendingOversized = 0
     }
     private let outgoing = NIOLockedValueBox(Outgoing())
 
@@ -46,6 +60,32 @@ final class Listener: @unchecked Sendable {
     }
 
     var isSilenced: Bool { faults.contains(.silence) }
+
+    /// From now until ``deliverFirst(_:)``, events are held back: the first
+    /// `put` is being prepared. Only for a listener without faults (faults
+    /// count events from the first `put` on). Call under the server's lock.
+    func startPreparing() {
+        precondition(faults.isEmpty, "a listener with faults sends its first put at once")
+        outgoing.withLockedValue { $0.held = [] }
+        eventsSent += 1
+    }
+
+    /// Sends the prepared first `put`, then what was held back meanwhile.
+    /// Call under the server's lock.
+    func deliverFirst(_ event: ServerSentEvent) {
+        let schedule = outgoing.withLockedValue { state -> Bool in
+            guard let held = state.held, !state.closing else { return false }
+            state.held = nil
+            let first = event.bytes
+            if state.pending.isEmpty && first.count > limit { state.pendingOversized = first.count }
+            state.pending.append(contentsOf: first)
+            state.pending.append(contentsOf: held)
+            if state.flushScheduled { return false }
+            state.flushScheduled = true
+            return true
+        }
+        if schedule { channel.eventLoop.execute { self.flush() } }
+    }
 
     /// Sends `event`, applying the listener's faults. Call under the server's lock.
     func send(_ event: ServerSentEvent) {
@@ -72,7 +112,7 @@ final class Listener: @unchecked Sendable {
 
     /// Sends a control event (keep-alive, cancel, auth_revoked), unless silenced.
     func sendControl(_ event: ServerSentEvent, thenClose: Bool = false) {
-        if !isSilenced { enqueue(event.bytes) }
+        if !isSilenced { enqueue(event.bytes, control: true) }
         if thenClose { close() }
     }
 
@@ -82,7 +122,9 @@ final class Listener: @unchecked Sendable {
         return nil
     }
 
-    private func enqueue(_ bytes: [UInt8]) {
+    /// Queues bytes for the connection. Data events wait while the first
+    /// `put` is prepared; control events (`control`) never wait.
+    private func enqueue(_ bytes: [UInt8], control: Bool = false) {
         if let delay {
             // Delayed events keep their order: deadlines strictly increase.
             let deadline = outgoing.withLockedValue { state -> NIODeadline in
@@ -100,8 +142,18 @@ final class Listener: @unchecked Sendable {
         }
         let (schedule, overflow) = outgoing.withLockedValue { state -> (Bool, Bool) in
             if state.closing { return (false, false) }
-            // One event always fits; a backlog past the limit does not.
-            if !state.pending.isEmpty && state.pending.count + bytes.count > limit { return (false, true) }
+            if !control, let held = state.held {
+                // Held behind the first put: past the limit, the reader is
+                // as far behind as any other.
+                if held.count + bytes.count > limit { return (false, true) }
+                state.held!.append(contentsOf: bytes)
+                return (false, false)
+            }
+            // One event always fits; a backlog past the limit does not (a
+            // large event waiting to go out is no backlog).
+            let backlog = state.pending.count - state.pendingOversized
+            if !state.pending.isEmpty && backlog + bytes.count > limit { return (false, true) }
+            if state.pending.isEmpty && bytes.count > limit { state.pendingOversized = bytes.count }
             state.pending.append(contentsOf: bytes)
             if state.flushScheduled { return (false, false) }
             state.flushScheduled = true
@@ -116,23 +168,36 @@ final class Listener: @unchecked Sendable {
 
     /// Writes what is pending (on the event loop).
     private func flush() {
-        let (bytes, closing) = outgoing.withLockedValue { state -> ([UInt8], Bool) in
+        let (bytes, closing, oversized) = outgoing.withLockedValue { state -> ([UInt8], Bool, Int) in
             state.flushScheduled = false
             let bytes = state.pending
-            state.pending.removeAll(keepingCapacity: true)
-            return (bytes, state.closing)
+            state.pending = []
+            state.pendingOversized = 0
+            return (bytes, state.closing, state.oversizedInFlight)
         }
         if !bytes.isEmpty {
             // What the connection has not sent yet, plus this, past the limit:
             // the reader fell behind. Let it go; it can reconnect and resync.
+            // A large event on its way is not the reader falling behind.
             let unsent = (try? channel.syncOptions?.getOption(.bufferedWritableBytes)) ?? 0
-            if unsent > 0 && unsent + bytes.count > limit {
+            let backlog = max(0, unsent - oversized)
+            if backlog > 0 && backlog + bytes.count > limit {
                 channel.close(promise: nil)
                 return
             }
             var buffer = channel.allocator.buffer(capacity: bytes.count)
             buffer.writeBytes(bytes)
-            channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(buffer)), promise: nil)
+            if bytes.count > limit {
+                let count = bytes.count
+                outgoing.withLockedValue { $0.oversizedInFlight += count }
+                let written = channel.eventLoop.makePromise(of: Void.self)
+                written.futureResult.whenComplete { _ in
+                    self.outgoing.withLockedValue { $0.oversizedInFlight -= count }
+                }
+                channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(buffer)), promise: written)
+            } else {
+                channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(buffer)), promise: nil)
+            }
         }
         if closing { channel.close(promise: nil) }
     }

@@ -20,6 +20,9 @@ final class EventReader {
     let status: Int
     let headers: [String: String]
     private var body: [UInt8] = []
+    /// How much of `body` is known to hold no newline (a long line is read
+    /// in many chunks: each is scanned once).
+    private var scanned = 0
     private var chunked: Bool
 
     init(port: Int, _ target: String, headers: [String: String] = [:], timeoutSeconds: Int = 10) throws {
@@ -32,11 +35,13 @@ final class EventReader {
     /// The next body line; nil at end of stream.
     private func line() throws -> String? {
         while true {
-            if let newline = body.firstIndex(of: UInt8(ascii: "\n")) {
+            if let newline = body[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: body[..<newline], as: UTF8.self)
                 body.removeSubrange(...newline)
+                scanned = 0
                 return line
             }
+            scanned = body.count
             if chunked {
                 guard let sizeLine = try connection.readLine(), let size = Int(sizeLine, radix: 16), size > 0 else { return nil }
                 body += try connection.readBytes(size)
