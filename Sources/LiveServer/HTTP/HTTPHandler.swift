@@ -1,6 +1,7 @@
 // HTTPHandler.swift — one HTTP connection: REST requests in, responses
 // out, or a stream of events.
 
+import Dispatch
 import NIOCore
 import NIOHTTP1
 
@@ -50,7 +51,11 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         let request = RESTRequest(method: head.method.rawValue, uri: head.uri, headers: head.headers, body: body)
         body = []
         guard head.method == .GET, request.wantsStream, streamID == nil else {
-            respond(core.handle(request), to: head, context: context, close: !head.isKeepAlive)
+            if head.method == .GET || head.method == .HEAD {
+                answerOffLoop(request, to: head, context: context)
+            } else {
+                respond(core.handle(request), to: head, context: context, close: !head.isKeepAlive)
+            }
             return
         }
         switch core.openStream(request, on: context.channel) {
@@ -70,6 +75,22 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             respond(response, to: head, context: context, close: true)
         case .refused(let response):
             respond(response, to: head, context: context, close: !head.isKeepAlive)
+        }
+    }
+
+    /// Answers a read on another thread, so that rendering a large value
+    /// holds up no other connection of this event loop; the response is
+    /// written back on the loop. (The pipeline hands over one request at a
+    /// time, so responses keep their order.)
+    private func answerOffLoop(_ request: RESTRequest, to head: HTTPRequestHead, context: ChannelHandlerContext) {
+        let core = self.core
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        DispatchQueue.global(qos: .userInitiated).async {
+            let response = core.handle(request)
+            bound.eventLoop.execute {
+                let (handler, context) = bound.value
+                handler.respond(response, to: head, context: context, close: !head.isKeepAlive)
+            }
         }
     }
 

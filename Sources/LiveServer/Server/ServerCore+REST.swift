@@ -27,24 +27,48 @@ extension ServerCore {
             throw .badRequest("Mixing 'shallow' and querying parameters is not supported.")
         }
         let token = request.token(parameters)
-        lock.lock()
-        defer { lock.unlock() }
-        guard isAuthorized(token) else { throw ServerCore.permissionDenied }
         switch method {
         case "GET", "HEAD":
-            return read(target.path, query: query, options: options, headers: request.headers)
+            // The value is taken under the lock (a copy-on-write reference);
+            // rendering it, however large, holds up no one else.
+            lock.lock()
+            guard isAuthorized(token) else {
+                lock.unlock()
+                throw ServerCore.permissionDenied
+            }
+            let node = store.get(target.path)
+            lock.unlock()
+            return Self.read(node, query: query, options: options, headers: request.headers)
         case "PUT", "PATCH", "POST", "DELETE":
-            return try write(method, at: target.path, body: request.body, options: options, headers: request.headers)
+            // Parsed before the lock: a large body holds up no one else.
+            let json = try Self.parseBody(method, request.body)
+            lock.lock()
+            defer { lock.unlock() }
+            guard isAuthorized(token) else { throw ServerCore.permissionDenied }
+            return try write(method, at: target.path, json: json, options: options, headers: request.headers)
         default:
+            let authorized = lock.withLock { isAuthorized(token) }
+            guard authorized else { throw ServerCore.permissionDenied }
             throw StoreError(status: 405, message: "Method \(RequestTarget.shown(method)) is not supported.")
         }
     }
 
-    // Under `lock`.
-    private func read(_ path: Path, query: Query?, options: RequestOptions, headers: HTTPHeaders) -> RESTResponse {
-        let node = store.get(path)
-        let etag = store.etag(path)
-        if let wanted = headers.first(name: "if-none-match"), wanted == etag {
+    /// A write's value: `null` for DELETE, else the body's JSON.
+    private static func parseBody(_ method: String, _ body: [UInt8]) throws(StoreError) -> JSONValue {
+        guard method != "DELETE" else { return .null }
+        do {
+            return try JSONValue(parsingUTF8: body)
+        } catch {
+            throw .badRequest("\(StoreError.invalidJSON.message) \(error.description)")
+        }
+    }
+
+    /// The response to a read of `node`. Needs no lock: `node` is a value.
+    private static func read(_ node: DataNode, query: Query?, options: RequestOptions, headers: HTTPHeaders) -> RESTResponse {
+        let wantsTag = headers.first(name: "x-firebase-etag") == "true"
+        let wanted = headers.first(name: "if-none-match")
+        let etag = wantsTag || wanted != nil ? Store.etag(of: node) : ""
+        if let wanted, wanted == etag {
             return RESTResponse(status: .notModified, headers: [("ETag", etag)])
         }
         let value: JSONValue
@@ -56,12 +80,12 @@ extension ServerCore {
             value = node.json(export: options.export)
         }
         var response = options.silent ? RESTResponse(status: .noContent) : .json(value)
-        if headers.first(name: "x-firebase-etag") == "true" { response.headers.append(("ETag", etag)) }
+        if wantsTag { response.headers.append(("ETag", etag)) }
         return response
     }
 
     // Under `lock`.
-    private func write(_ method: String, at path: Path, body: [UInt8], options: RequestOptions,
+    private func write(_ method: String, at path: Path, json: JSONValue, options: RequestOptions,
                        headers: HTTPHeaders) throws(StoreError) -> RESTResponse {
         if let expected = headers.first(name: "if-match") {
             let current = store.etag(path)
@@ -69,16 +93,6 @@ extension ServerCore {
                 var response = RESTResponse.json(store.get(path).json(export: options.export), status: .preconditionFailed)
                 response.headers.append(("ETag", current))
                 return response
-            }
-        }
-        let json: JSONValue
-        if method == "DELETE" {
-            json = .null
-        } else {
-            do {
-                json = try JSONValue(parsingUTF8: body)
-            } catch {
-                throw .badRequest("\(StoreError.invalidJSON.message) \(error.description)")
             }
         }
         // What the locations about to change hold, to undo the write should

@@ -84,7 +84,12 @@ public struct Store: Sendable {
     /// priority inside it) changes. An absent value is `"null_etag"`.
     /// - Complexity: O(size of the value at `path`).
     public func etag(_ path: Path) -> String {
-        let node = get(path)
+        Store.etag(of: get(path))
+    }
+
+    /// The tag of `node`'s value (see ``etag(_:)``).
+    /// - Complexity: O(size of the value).
+    public static func etag(of node: DataNode) -> String {
         if node.isEmpty { return Store.nullETag }
         let hex = String(node.digest, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
