@@ -19,12 +19,15 @@ extension ServerCore {
     /// `put` (the value, or the query's window, at `/`). Write the response
     /// head before returning to the event loop: the events follow it.
     ///
-    /// The first `put` is rendered off the server's lock and off the event
-    /// loop, from the value as it was when the stream was registered; events
-    /// published meanwhile follow it, and keep-alives go out while it is
-    /// prepared, so a large location neither stalls the server nor leaves
-    /// the client without a byte. (A listener with faults, a test facility,
-    /// gets its first `put` at once, so that faults count it first.)
+    /// The first `put` is prepared off the server's lock and off the event
+    /// loop, so a large location neither stalls the server nor leaves the
+    /// client without a byte: keep-alives go out meanwhile. A plain stream's
+    /// `put` is rendered from the value when the stream was registered, and
+    /// the events published meanwhile follow it; a query stream's window is
+    /// computed again if a write touches its location meanwhile (see
+    /// ``prepareWindow(_:_:from:export:attempt:)``). A listener with faults,
+    /// a test facility, gets its first `put` at once, so that faults count
+    /// it first.
     func openStream(_ request: RESTRequest, on channel: any Channel) -> StreamStart {
         let target: RequestTarget
         let query: Query?
@@ -47,24 +50,54 @@ extension ServerCore {
             listeners[listener.id] = listener
             let node = store.get(target.path)
             let export = options.export
-            let render: @Sendable () -> ServerSentEvent
-            if let query {
-                let window = query.window(of: node)
-                for child in window { listener.window[child.key] = child.node }
-                render = { .put(.root, Query.json(of: window, export: export)) }
-            } else {
-                render = { .put(.root, node.json(export: export)) }
-            }
             guard listener.faults.isEmpty else {
-                listener.send(render())
+                if let query {
+                    let window = query.window(of: node)
+                    for child in window { listener.window[child.key] = child.node }
+                    listener.send(.put(.root, Query.json(of: window, export: export)))
+                } else {
+                    listener.send(.put(.root, node.json(export: export)))
+                }
                 return .started(listener)
             }
             listener.startPreparing()
-            DispatchQueue.global(qos: .userInitiated).async { [self] in
-                let first = render()
-                lock.withLock { listener.deliverFirst(first) }
+            if let query {
+                prepareWindow(listener, query, from: node, export: export, attempt: 1)
+            } else {
+                DispatchQueue.global(qos: .userInitiated).async { [self] in
+                    let first = ServerSentEvent.put(.root, node.json(export: export))
+                    lock.withLock { listener.deliverFirst(first) }
+                }
             }
             return .started(listener)
+        }
+    }
+
+    /// Computes a query stream's first window from `node` (the value at its
+    /// location) off the lock, then installs it and sends it, unless a write
+    /// touched the location meanwhile: then it starts again from the value
+    /// as it is now. After a few tries under a steady stream of writes, the
+    /// window is computed under the lock, as every write's events are.
+    private func prepareWindow(_ listener: Listener, _ query: Query, from node: DataNode, export: Bool, attempt: Int) {
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            let window = query.window(of: node)
+            let first = ServerSentEvent.put(.root, Query.json(of: window, export: export))
+            lock.withLock {
+                guard listener.touchedWhilePreparing else {
+                    for child in window { listener.window[child.key] = child.node }
+                    listener.deliverFirst(first)
+                    return
+                }
+                listener.touchedWhilePreparing = false
+                let current = store.get(listener.path)
+                guard attempt >= 3 else {
+                    prepareWindow(listener, query, from: current, export: export, attempt: attempt + 1)
+                    return
+                }
+                let window = query.window(of: current)
+                for child in window { listener.window[child.key] = child.node }
+                listener.deliverFirst(.put(.root, Query.json(of: window, export: export)))
+            }
         }
     }
 
@@ -82,6 +115,11 @@ extension ServerCore {
             let events: [ServerSentEvent]
             if let query = listener.query {
                 guard StreamPlanner.touches(mutation, listener.path) else { continue }
+                if listener.isPreparing {
+                    // Its window is computed again from the new value.
+                    listener.touchedWhilePreparing = true
+                    continue
+                }
                 events = StreamPlanner.queryEvents(query, for: mutation, at: listener.path, in: store, export: listener.export,
                                                    window: &listener.window)
             } else if let known = shared[listener.path]?[listener.export] {

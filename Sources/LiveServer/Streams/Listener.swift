@@ -30,6 +30,11 @@ final class Listener: @unchecked Sendable {
 
     // Guarded by the server's lock.
     var window: [Key: DataNode] = [:]
+    /// Whether the first `put` is being prepared (see ``startPreparing()``).
+    private(set) var isPreparing = false
+    /// Whether a write touched a query stream's location while its first
+    /// window was prepared from an older value (it is prepared again).
+    var touchedWhilePreparing = false
     var faults: [StreamFault] = []
     var eventsSent = 0
 
@@ -68,11 +73,14 @@ final class Listener: @unchecked Sendable {
         precondition(faults.isEmpty, "a listener with faults sends its first put at once")
         outgoing.withLockedValue { $0.held = [] }
         eventsSent += 1
+        isPreparing = true
     }
 
     /// Sends the prepared first `put`, then what was held back meanwhile.
     /// Call under the server's lock.
     func deliverFirst(_ event: ServerSentEvent) {
+        isPreparing = false
+        touchedWhilePreparing = false
         let schedule = outgoing.withLockedValue { state -> Bool in
             guard let held = state.held, !state.closing else { return false }
             state.held = nil
