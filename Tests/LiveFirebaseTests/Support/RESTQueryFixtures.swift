@@ -50,7 +50,7 @@ enum RESTQueryFixtures {
     /// A primitive, or an object that may hold `score` and `a/b`.
     static func value(using rng: inout SplitMix64) -> JSONValue {
         if Bool.random(using: &rng) { return primitives.randomElement(using: &rng)! }
-        var members: [String: JSONValue] = ["n": .number(Double(Int.random(in: 0...3, using: &rng)))]
+        var members: JSONObject = ["n": .number(Double(Int.random(in: 0...3, using: &rng)))]
         if Int.random(in: 0..<4, using: &rng) > 0 { members["score"] = primitives.randomElement(using: &rng)! }
         switch Int.random(in: 0..<4, using: &rng) {
         case 0: members["a"] = ["b": primitives.randomElement(using: &rng)!]
