@@ -22,11 +22,12 @@ struct RESTChild: Sendable {
 }
 
 enum RESTQueryFixtures {
-    /// Keys with integer keys, lookalikes and UTF-16 order traps. No two are
-    /// canonically equivalent (a JSON object could not hold both).
+    /// Keys with integer keys, lookalikes, UTF-16 order traps and
+    /// canonically equivalent pairs (distinct keys all the same).
     static let keys: [String] = [
         "0", "1", "2", "7", "007", "10", "-1", "-0", "00", "2147483647", "2147483648", "-2147483649",
-        "a", "b", "A", "Z", "é", "😀", "｡", "a b", "a+b", "x%y", "k&v", "k=v", "q?", "zz", "-", "_",
+        "a", "b", "A", "Z", "\u{E9}", "😀", "｡", "a b", "a+b", "x%y", "k&v", "k=v", "q?", "zz", "-", "_",
+        "e\u{301}", "\u{C5}", "A\u{30A}", "\u{212B}",
     ]
 
     /// Primitive values, with ties and UTF-16 order traps.
