@@ -53,9 +53,10 @@ extension JSONValue {
         }
     }
 
-    /// The member named exactly `name` (code unit for code unit) of an object, or the element at `name` of an
-    /// array when `name` is a decimal index (Firebase sees arrays as objects
-    /// keyed `"0"`, `"1"`, …); `nil` for anything else.
+    /// The member of an object named exactly `name` (code unit for code
+    /// unit), or the element at `name` of an array when `name` is a decimal
+    /// index (Firebase sees arrays as objects keyed `"0"`, `"1"`, …); `nil`
+    /// for anything else.
     ///
     /// Setting follows the database: it stores the member (`nil` removes
     /// it) in an object; an array first becomes the object it stands for
