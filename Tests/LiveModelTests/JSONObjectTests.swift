@@ -56,4 +56,27 @@ struct JSONObjectTests {
         #expect(JSONValue.object(a) == .object(b))
         #expect(a.description == JSONValue.object(a).jsonText(sortedKeys: true))
     }
+
+    @Test("names of every length up to 20 bytes, differing in any one byte, are distinct members")
+    func namesDifferingInOneByte() {
+        var object = JSONObject()
+        var expected = 0
+        for length in 1...20 {
+            let base = String(repeating: "a", count: length)
+            object[base] = .number(Double(length))
+            expected += 1
+            for position in 0..<length {
+                var bytes = Array(base.utf8)
+                bytes[position] = UInt8(ascii: "b")
+                object[String(decoding: bytes, as: UTF8.self)] = .number(Double(length * 100 + position))
+                expected += 1
+            }
+        }
+        #expect(object.count == expected)
+        for length in 1...20 {
+            // A name built anew finds the member stored under the same bytes.
+            #expect(object[String(decoding: Array(repeating: UInt8(ascii: "a"), count: length), as: UTF8.self)]
+                    == .number(Double(length)))
+        }
+    }
 }

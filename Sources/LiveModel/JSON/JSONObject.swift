@@ -23,11 +23,30 @@ public struct JSONObject: Sendable {
         @inlinable static func == (lhs: Name, rhs: Name) -> Bool {
             let a = lhs.string.utf8, b = rhs.string.utf8
             guard a.count == b.count else { return false }
+            // The same storage is the same bytes (as for String's own ==).
             let contiguous = a.withContiguousStorageIfAvailable { x in
-                b.withContiguousStorageIfAvailable { y in x.elementsEqual(y) }
+                b.withContiguousStorageIfAvailable { y in x.baseAddress == y.baseAddress || bytesEqual(x, y) }
             }
             if let contiguous, let equal = contiguous { return equal }
             return a.elementsEqual(b)
+        }
+
+        /// Whether two buffers of the same length hold the same bytes,
+        /// compared eight at a time.
+        @inlinable static func bytesEqual(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
+            let p = UnsafeRawBufferPointer(x), q = UnsafeRawBufferPointer(y)
+            let count = p.count
+            var i = 0
+            while i + 8 <= count {
+                guard p.loadUnaligned(fromByteOffset: i, as: UInt64.self) == q.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                else { return false }
+                i += 8
+            }
+            while i < count {
+                guard p[i] == q[i] else { return false }
+                i += 1
+            }
+            return true
         }
 
         @inlinable func hash(into hasher: inout Hasher) {
