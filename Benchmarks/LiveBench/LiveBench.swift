@@ -14,7 +14,7 @@ struct LiveBench: AsyncParsableCommand {
         """)
 
     enum Part: String, ExpressibleByArgument, CaseIterable {
-        case load, events, collection, sections, server, firebase
+        case load, events, collection, sections, server, firebase, json
     }
 
     @Option(help: "Children in the initial-load snapshot.")
@@ -29,7 +29,7 @@ struct LiveBench: AsyncParsableCommand {
     @Option(help: "Runs per figure; the median is reported.")
     var repeats = 3
 
-    @Option(parsing: .upToNextOption, help: "Which parts to run (load, events, collection, sections, server, firebase).")
+    @Option(parsing: .upToNextOption, help: "Which parts to run (load, events, collection, sections, server, firebase, json).")
     var only: [Part] = Part.allCases
 
     @Flag(help: "Skip the Foundation JSONSerialization baseline (about 10 s at 1M children).")
@@ -56,6 +56,7 @@ struct LiveBench: AsyncParsableCommand {
         if only.contains(.sections) { runSections() }
         if only.contains(.server) { try await runServer() }
         if only.contains(.firebase) { try await runFirebase() }
+        if only.contains(.json) { try runJSON() }
     }
 
     @MainActor

@@ -144,4 +144,61 @@ struct DecoderTests {
         #expect(throws: EncodingError.self) { try JSONValueEncoder().encode(["x": Double.nan]) }
         #expect(throws: EncodingError.self) { try JSONValueEncoder().encode(Float.infinity) }
     }
+
+    /// A type whose two members are named "é" precomposed and decomposed.
+    struct Accented: Codable, Equatable {
+        var composed: Int?
+        var decomposed: Int?
+
+        struct Name: CodingKey {
+            let stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+            static let composed = Name(stringValue: "\u{E9}")
+            static let decomposed = Name(stringValue: "e\u{301}")
+        }
+
+        init(composed: Int?, decomposed: Int?) {
+            self.composed = composed
+            self.decomposed = decomposed
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Name.self)
+            composed = try container.decodeIfPresent(Int.self, forKey: .composed)
+            decomposed = try container.decodeIfPresent(Int.self, forKey: .decomposed)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Name.self)
+            try container.encodeIfPresent(composed, forKey: .composed)
+            try container.encodeIfPresent(decomposed, forKey: .decomposed)
+        }
+    }
+
+    @Test("coding keys find members by exact code units")
+    func exactCodingKeys() throws {
+        let both = try JSONValue(parsing: #"{"\u00e9": 1, "e\u0301": 2}"#)
+        #expect(try JSONValueDecoder().decode(Accented.self, from: both) == Accented(composed: 1, decomposed: 2))
+        let decomposedOnly = try JSONValue(parsing: #"{"e\u0301": 2}"#)
+        #expect(try JSONValueDecoder().decode(Accented.self, from: decomposedOnly) == Accented(composed: nil, decomposed: 2))
+        #expect(try JSONValueEncoder().encode(Accented(composed: 1, decomposed: 2)) == both)
+        #expect(try JSONValueEncoder().encode(Accented(composed: nil, decomposed: 2)) == decomposedOnly)
+    }
+
+    @Test("[Key: T] encodes and decodes every canonically equivalent key")
+    func equivalentKeys() throws {
+        var keyed: [Key: Int] = [:]
+        for (i, name) in EquivalentNames.all.enumerated() { keyed[try Key(name)] = i }
+        #expect(keyed.count == EquivalentNames.all.count)
+        let value = try JSONValueEncoder().encode(keyed)
+        #expect(value == (try JSONValue(parsing: EquivalentNames.objectText { i, _ in "\(i)" })))
+        #expect(try JSONValueDecoder().decode([Key: Int].self, from: value) == keyed)
+        // JSONValue itself through the keyed containers.
+        struct Box: Codable { var value: JSONValue }
+        let boxed = try JSONValueDecoder().decode(Box.self, from: ["value": value])
+        #expect(boxed.value == value)
+        #expect(try JSONValueEncoder().encode(Box(value: value)) == ["value": value])
+    }
 }

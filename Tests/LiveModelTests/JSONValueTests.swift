@@ -154,7 +154,7 @@ struct JSONValueTests {
         case 4: return .string(randomString(using: &generator))
         case 5: return .array((0..<Int.random(in: 0...4, using: &generator)).map { _ in randomValue(depth: depth + 1, using: &generator) })
         default:
-            var members: [String: JSONValue] = [:]
+            var members = JSONObject()
             for _ in 0..<Int.random(in: 0...4, using: &generator) {
                 members[randomString(using: &generator)] = randomValue(depth: depth + 1, using: &generator)
             }
@@ -167,5 +167,61 @@ struct JSONValueTests {
         for _ in 0..<abs(e) { result *= 10 }
         let scaled = e < 0 ? 1 / result : result
         return scaled.isFinite && scaled != 0 ? scaled : 1
+    }
+}
+
+@Suite("JSONValue member names")
+struct JSONValueMemberNameTests {
+    @Test("the test names are canonically equivalent for String, distinct in code units")
+    func namesAreEquivalent() {
+        for group in EquivalentNames.groups {
+            #expect(Set(group).count == 1, "\(group.map(EquivalentNames.scalars))")
+            #expect(Set(group.map { Array($0.utf8) }).count == group.count)
+        }
+    }
+
+    @Test("parsing and rendering keep canonically equivalent member names apart")
+    func parseAndRender() throws {
+        let names = EquivalentNames.all
+        let parsed = try JSONValue(parsing: EquivalentNames.objectText { i, _ in "\(i)" })
+        #expect(parsed.objectValue?.count == names.count)
+        for (i, name) in names.enumerated() {
+            #expect(parsed[name] == .number(Double(i)), "\(EquivalentNames.scalars(name))")
+        }
+        for sorted in [false, true] {
+            let text = parsed.jsonText(sortedKeys: sorted)
+            let reparsed = try JSONValue(parsing: text)
+            #expect(reparsed.objectValue?.count == names.count, "\(text)")
+            #expect(reparsed == parsed)
+        }
+        // Sorted text is the same whatever order the members were added in.
+        var reversed: JSONValue = [:]
+        for (i, name) in names.enumerated().reversed() { reversed[name] = .number(Double(i)) }
+        #expect(reversed.jsonText(sortedKeys: true) == parsed.jsonText(sortedKeys: true))
+        // Nested members and paths through them.
+        let nested = try JSONValue(parsing: #"{"\u00e9": {"e\u0301": 1}, "e\u0301": {"\u00e9": 2}}"#)
+        #expect(nested[path: Path("e\u{301}/\u{E9}")] == 2)
+        #expect(nested[path: Path("\u{E9}/e\u{301}")] == 1)
+        #expect(nested[path: Path("\u{E9}/\u{E9}")] == nil)
+    }
+
+    @Test("building, removing, equality and hashing by exact member names")
+    func buildAndCompare() throws {
+        let names = EquivalentNames.all
+        var built: JSONValue = nil
+        for (i, name) in names.enumerated() { built[name] = .number(Double(i)) }
+        #expect(built.objectValue?.count == names.count)
+        let parsed = try JSONValue(parsing: EquivalentNames.objectText { i, _ in "\(i)" })
+        #expect(built == parsed && built.hashValue == parsed.hashValue)
+        var removed = built
+        removed["e\u{301}"] = nil
+        #expect(removed["\u{E9}"] == 0 && removed["e\u{301}"] == nil)
+        #expect(removed.objectValue?.count == names.count - 1)
+        #expect(removed != built)
+        let literal: JSONValue = ["\u{E9}": 1, "e\u{301}": 2]
+        #expect(literal.objectValue?.count == 2)
+        #expect(literal != ["\u{E9}": 2, "e\u{301}": 1])
+        #expect(literal == ["e\u{301}": 2, "\u{E9}": 1])
+        #expect(Set<JSONValue>([["\u{E9}": 1], ["e\u{301}": 1], ["\u{E9}": 1]]).count == 2)
     }
 }

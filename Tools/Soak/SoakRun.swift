@@ -83,7 +83,7 @@ struct SoakRun {
         }
         defer { token.cancel() }
 
-        var model: [String: JSONValue] = [:]   // the data, as the database would hold it
+        var model = JSONObject()   // the data, as the database would hold it
         try await firebase.receive(.put, at: .root, json: "null")
         let started = ContinuousClock.now
         for i in 1...events {
@@ -108,8 +108,8 @@ struct SoakRun {
     }
 
     /// One random event, its JSON text, and how it changes the model.
-    private func randomEvent(_ rng: inout SplitMix64, model: [String: JSONValue])
-        -> ((kind: StreamPayload.Kind, path: Path), String, (inout [String: JSONValue]) -> Void) {
+    private func randomEvent(_ rng: inout SplitMix64, model: JSONObject)
+        -> ((kind: StreamPayload.Kind, path: Path), String, (inout JSONObject) -> Void) {
         func key(_ rng: inout SplitMix64) -> String { "k\(Int.random(in: 0..<keys, using: &rng))" }
         func child(_ rng: inout SplitMix64) -> JSONValue {
             .object(["s": .number(Double(Int.random(in: 0..<50, using: &rng))), "g": .string("g\(Int.random(in: 0..<10, using: &rng))")])
@@ -118,7 +118,7 @@ struct SoakRun {
         switch roll {
         case 0:
             // Now and then a whole new value: a resync.
-            var fresh: [String: JSONValue] = [:]
+            var fresh = JSONObject()
             for _ in 0..<(keys / 2) { fresh[key(&rng)] = child(&rng) }
             let value = JSONValue.object(fresh)
             return ((.put, .root), value.jsonText(), { $0 = fresh })
@@ -134,7 +134,7 @@ struct SoakRun {
                 if case .object(var o)? = model[k] { o["s"] = .number(s); model[k] = .object(o) } else { model[k] = .object(["s": .number(s)]) }
             })
         default:
-            var members: [String: JSONValue] = [:]
+            var members = JSONObject()
             for _ in 0..<Int.random(in: 1...4, using: &rng) {
                 members[key(&rng)] = Bool.random(using: &rng) ? .null : child(&rng)
             }
@@ -147,7 +147,7 @@ struct SoakRun {
     /// The collection against a brute-force model: sections ascending by
     /// `g`, rows by `s` then key.
     private func check(_ collection: SortedCollection<SoakChild>, _ sections: SectionedCollection<SoakChild, String>,
-                       against model: [String: JSONValue], event: Int) throws {
+                       against model: JSONObject, event: Int) throws {
         var groups: [String: [(Double, Key)]] = [:]
         for (k, v) in model {
             let o = v.objectValue ?? [:]

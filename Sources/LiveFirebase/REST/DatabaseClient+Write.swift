@@ -47,19 +47,15 @@ extension DatabaseClient {
     ///   keys of which one is inside the other; any error of a request.
     /// - Complexity: One request; O(total size of the values).
     public func update(_ values: [Path: JSONValue], at path: Path = .root) async throws(DatabaseError) {
-        // Written by hand: member names stay exactly as given, even two that
-        // differ only by Unicode canonical equivalence.
-        var body: [UInt8] = [UInt8(ascii: "{")]
-        for (i, (relative, value)) in values.enumerated() {
+        // Member names stay exactly as given, even two that differ only by
+        // Unicode canonical equivalence (see JSONObject).
+        var body = JSONObject(minimumCapacity: values.count)
+        for (relative, value) in values {
             guard !relative.isRoot else { throw .invalidValue("an update cannot name the location itself (\"/\")") }
             try RESTValueCheck.check(value, at: relative.description)
-            if i > 0 { body.append(UInt8(ascii: ",")) }
-            body.append(contentsOf: JSONValue.string(relative.relativeText).jsonBytes())
-            body.append(UInt8(ascii: ":"))
-            body.append(contentsOf: value.jsonBytes())
+            body[relative.relativeText] = value
         }
-        body.append(UInt8(ascii: "}"))
-        _ = try await write("PATCH", path: path, body: Data(body), ifMatch: nil)
+        _ = try await write("PATCH", path: path, body: Data(JSONValue.object(body).jsonBytes()), ifMatch: nil)
     }
 
     /// Adds `value` at a new child of `path` (`POST`), named by a push id

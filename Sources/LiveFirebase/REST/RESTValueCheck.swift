@@ -40,7 +40,7 @@ enum RESTValueCheck {
             members[".priority"] = p
             return .object(members)
         case .array(let elements) where !value.isAbsent:
-            var members: [String: JSONValue] = [".priority": p]
+            var members: JSONObject = [".priority": p]
             for (i, element) in elements.enumerated() where !element.isNull { members[String(i)] = element }
             return .object(members)
         case .object, .array:

@@ -10,7 +10,7 @@ extension JSONValue {
     ///   way (it becomes the object it stands for).
     package func replacing(_ path: ArraySlice<LiveModel.Key>, with newValue: JSONValue) -> JSONValue {
         guard let first = path.first else { return newValue.isAbsent ? .null : newValue }
-        var members: [String: JSONValue]
+        var members: JSONObject
         switch self {
         case .object(let o): members = o
         case .array: members = objectForm()
@@ -27,9 +27,9 @@ extension JSONValue {
 
     /// An array as the object it stands for (keys `"0"`, `"1"`, … without
     /// its absent elements); other values unchanged as members.
-    private func objectForm() -> [String: JSONValue] {
+    private func objectForm() -> JSONObject {
         guard case .array(let elements) = self else { return [:] }
-        var members: [String: JSONValue] = [:]
+        var members = JSONObject()
         for (i, element) in elements.enumerated() where !element.isAbsent { members[String(i)] = element }
         return members
     }

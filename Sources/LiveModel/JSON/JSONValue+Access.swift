@@ -30,7 +30,7 @@ extension JSONValue {
     }
 
     /// The members, or `nil` if this is not ``object(_:)``.
-    public var objectValue: [String: JSONValue]? {
+    public var objectValue: JSONObject? {
         if case .object(let o) = self { return o }
         return nil
     }
@@ -53,9 +53,10 @@ extension JSONValue {
         }
     }
 
-    /// The member named `name` of an object, or the element at `name` of an
-    /// array when `name` is a decimal index (Firebase sees arrays as objects
-    /// keyed `"0"`, `"1"`, …); `nil` for anything else.
+    /// The member of an object named exactly `name` (code unit for code
+    /// unit), or the element at `name` of an array when `name` is a decimal
+    /// index (Firebase sees arrays as objects keyed `"0"`, `"1"`, …); `nil`
+    /// for anything else.
     ///
     /// Setting follows the database: it stores the member (`nil` removes
     /// it) in an object; an array first becomes the object it stands for
@@ -77,7 +78,7 @@ extension JSONValue {
             }
         }
         set {
-            var members: [String: JSONValue]
+            var members: JSONObject
             switch self {
             case .object(let o):
                 members = o

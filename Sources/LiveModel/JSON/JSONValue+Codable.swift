@@ -48,7 +48,7 @@ extension JSONValue: Codable {
             }
         }
         if let container = try? decoder.container(keyedBy: JSONCodingKey.self) {
-            var members: [String: JSONValue] = [:]
+            var members = JSONObject()
             for key in container.allKeys {
                 members[key.stringValue] = try container.decode(JSONValue.self, forKey: key)
             }

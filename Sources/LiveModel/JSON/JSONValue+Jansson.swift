@@ -41,7 +41,7 @@ extension JSONValue {
             var iterator: UnsafeMutableRawPointer? = nil  // object: current member
             var name = ""                                 // object: current member's name
             var elements: [JSONValue] = []
-            var members: [String: JSONValue] = [:]
+            var members = JSONObject()
         }
         var stack: [Frame] = []
         var node = root

@@ -15,7 +15,8 @@ extension JSONValue {
     ///   express, are written as `null` (as JavaScript's `JSON.stringify` does).
     /// - Parameter sortedKeys: Write object members in order of their names'
     ///   Unicode scalars, so equal values give equal text. Otherwise the order
-    ///   is the dictionary's, which varies between runs.
+    ///   is the object's, which varies between runs. Every member is written
+    ///   under its exact name, so canonically equivalent names stay apart.
     /// - Complexity: O(size of the value), plus O(m log m) per object of m
     ///   members when sorting.
     public func jsonText(sortedKeys: Bool = false) -> String {
@@ -60,8 +61,9 @@ extension JSONValue {
                 value.write(to: &out, sortedKeys: sortedKeys)
             }
             if sortedKeys {
-                for name in o.keys.sorted(by: { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }) {
-                    member(name, o[name]!)
+                // Distinct names never tie: the same scalars are the same code units.
+                for (name, value) in o.sorted(by: { $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars) }) {
+                    member(name, value)
                 }
             } else {
                 for (name, value) in o { member(name, value) }

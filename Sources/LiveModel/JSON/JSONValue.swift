@@ -14,10 +14,11 @@
 /// Numbers compare as doubles (`-0 == 0`). Arrays compare element by element,
 /// objects member by member regardless of order.
 ///
-/// Object members are stored in a Swift `Dictionary`, whose keys use Swift
-/// `String` equality: two member names that differ only by canonical
-/// equivalence cannot both be stored in one ``object(_:)`` (the last one
-/// wins). Snapshots keep such children apart, because their keys are ``Key``s.
+/// ## Member names
+/// An object's members are a ``JSONObject``, which keeps member names apart
+/// by their exact code units: `{"é": 1, "e\u{301}": 2}` has two members,
+/// as it has on the server. No parsing, coding or rendering step merges
+/// canonically equivalent names.
 public enum JSONValue: Sendable {
     /// `null`; for Firebase, the absence of a value.
     case null
@@ -29,8 +30,8 @@ public enum JSONValue: Sendable {
     case string(String)
     /// An ordered array.
     case array([JSONValue])
-    /// An object: member names to values.
-    case object([String: JSONValue])
+    /// An object: member names (exact code units) to values.
+    case object(JSONObject)
 }
 
 extension JSONValue: Equatable {
@@ -50,15 +51,7 @@ extension JSONValue: Equatable {
         case let (.array(a), .array(b)):
             return a.count == b.count && zip(a, b).allSatisfy { $0 == $1 }
         case let (.object(a), .object(b)):
-            guard a.count == b.count else { return false }
-            for (name, value) in a {
-                // Look the name up, then insist the stored name is the same
-                // code units: Dictionary lookup merges canonical equivalents.
-                guard let index = b.index(forKey: name) else { return false }
-                let (otherName, otherValue) = b[index]
-                guard name.utf8.elementsEqual(otherName.utf8), value == otherValue else { return false }
-            }
-            return true
+            return a == b
         default:
             return false
         }
@@ -87,16 +80,7 @@ extension JSONValue: Hashable {
             for element in a { hasher.combine(element) }
         case .object(let o):
             hasher.combine(5 as UInt8)
-            // Order-independent: combine member hashes commutatively.
-            var combined = 0
-            for (name, value) in o {
-                var member = Hasher()
-                JSONValue.hashCodeUnits(of: name, into: &member)
-                member.combine(value)
-                combined ^= member.finalize()
-            }
-            hasher.combine(o.count)
-            hasher.combine(combined)
+            hasher.combine(o)  // independent of member order
         }
     }
 
@@ -138,6 +122,6 @@ extension JSONValue: ExpressibleByDictionaryLiteral {
     /// A dictionary literal becomes an ``object(_:)``; a repeated name keeps
     /// the last value.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+        self = .object(JSONObject(elements, uniquingKeysWith: { _, last in last }))
     }
 }

@@ -1,7 +1,7 @@
 /// The keyed container of ``JSONValueDecoder``: the members of an object.
 struct JSONKeyedDecodingContainer<K: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: JSONValueDecoderImpl
-    let members: [String: JSONValue]
+    let members: JSONObject
 
     var codingPath: [any CodingKey] { decoder.codingPath }
 

@@ -11,6 +11,9 @@
 ///   `null` (decode `[T?]` to accept them).
 /// - An array decodes as an object keyed `"0"`, `"1"`, … without its `null`
 ///   elements, so `[String: T]` and `[Key: T]` read either shape.
+/// - A `CodingKey` finds the member whose name has exactly its code units:
+///   `"é"` (U+00E9) never reads the member `"e\u{301}"`, and `[Key: T]`
+///   reads both.
 /// - A missing member and `null` both decode as `nil` for optionals;
 ///   otherwise they throw `keyNotFound` and `valueNotFound`.
 /// - `Bool` decodes only from JSON booleans, `String` only from strings.
@@ -66,16 +69,16 @@ final class JSONValueDecoderImpl: Decoder, SingleValueDecodingContainer {
     // MARK: Decoder
 
     func container<K: CodingKey>(keyedBy type: K.Type) throws -> KeyedDecodingContainer<K> {
-        let members: [String: JSONValue]
+        let members: JSONObject
         switch value {
         case .object(let o):
             members = o
         case .array(let a):
-            var o: [String: JSONValue] = [:]
+            var o = JSONObject()
             for (i, element) in a.enumerated() where !element.isNull { o[String(i)] = element }
             members = o
         default:
-            throw typeMismatch([String: JSONValue].self, "a keyed container (an object)")
+            throw typeMismatch(JSONObject.self, "a keyed container (an object)")
         }
         return KeyedDecodingContainer(JSONKeyedDecodingContainer<K>(decoder: self, members: members))
     }
@@ -98,7 +101,7 @@ final class JSONValueDecoderImpl: Decoder, SingleValueDecodingContainer {
 
     /// The elements of an object that stands for an array, by Firebase's
     /// rule; `nil` if it does not.
-    static func arrayElements(_ members: [String: JSONValue]) -> [JSONValue]? {
+    static func arrayElements(_ members: JSONObject) -> [JSONValue]? {
         if members.isEmpty { return [] }
         var maxIndex = -1
         var indexed: [(Int, JSONValue)] = []

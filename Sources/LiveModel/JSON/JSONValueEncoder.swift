@@ -5,6 +5,9 @@
 ///   beyond 2^53 lose precision, as they do in the database.
 /// - NaN and infinities throw `EncodingError.invalidValue`: the database
 ///   cannot store them.
+/// - Member names are kept as the coding keys give them, code unit for code
+///   unit: keys that are canonically equivalent (`[Key: T]` with `"é"` and
+///   `"e\u{301}"`) stay two members.
 /// - A `nil` optional member is left out (Firebase does not store `null`).
 public struct JSONValueEncoder: Sendable {
     /// Values the encoded types can read from `Encoder.userInfo`.
@@ -33,7 +36,8 @@ final class EncodingNode {
     enum Kind { case empty, value, object, array }
     var kind = Kind.empty
     var value = JSONValue.null
-    var members: [String: EncodingNode] = [:]
+    /// Keyed by exact code units, as ``JSONObject`` is.
+    var members: [JSONObject.Name: EncodingNode] = [:]
     var elements: [EncodingNode] = []
 
     func set(_ value: JSONValue) {
@@ -46,7 +50,10 @@ final class EncodingNode {
         // A type that encoded nothing is an empty object, as in JSONEncoder.
         case .empty: return .object([:])
         case .value: return value
-        case .object: return .object(members.mapValues { $0.materialize() })
+        case .object:
+            var object = JSONObject(minimumCapacity: members.count)
+            for (name, node) in members { object.storage[name] = node.materialize() }
+            return .object(object)
         case .array: return .array(elements.map { $0.materialize() })
         }
     }
@@ -140,7 +147,7 @@ struct JSONKeyedEncodingContainer<K: CodingKey>: KeyedEncodingContainerProtocol 
 
     private func child(_ key: K) -> EncodingNode {
         let node = EncodingNode()
-        encoder.node.members[key.stringValue] = node
+        encoder.node.members[JSONObject.Name(key.stringValue)] = node
         return node
     }
 
@@ -162,7 +169,7 @@ struct JSONKeyedEncodingContainer<K: CodingKey>: KeyedEncodingContainerProtocol 
 
     mutating func superEncoder() -> any Encoder {
         let node = EncodingNode()
-        encoder.node.members["super"] = node
+        encoder.node.members[JSONObject.Name("super")] = node
         return encoder.nested(node, key: JSONCodingKey(stringValue: "super"))
     }
 

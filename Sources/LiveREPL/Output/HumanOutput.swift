@@ -70,8 +70,8 @@ public struct HumanOutput: Sendable {
             let rows = section.rows.count == 1 ? "1 row" : "\(section.rows.count) rows"
             lines.append(paint("section \(index)\(title)", "1") + paint(" (\(rows))", "2"))
             for (row, shown) in section.rows.enumerated() {
-                let key = shown.key.string.padding(toLength: max(keyWidth, shown.key.string.count), withPad: " ", startingAt: 0)
-                let sort = shown.sortValue.padding(toLength: max(sortWidth, shown.sortValue.count), withPad: " ", startingAt: 0)
+                let key = shown.key.string.rightPadded(keyWidth)
+                let sort = shown.sortValue.rightPadded(sortWidth)
                 lines.append("  \(String(row).leftPadded(4))  \(paint(key, "1"))  \(paint(sort, "33"))  \(shown.summary)")
             }
         }
@@ -80,5 +80,11 @@ public struct HumanOutput: Sendable {
 }
 
 extension String {
+    /// Padded with spaces to `width` characters; never shortened.
     func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+
+    /// Spaces appended up to `width` characters; never shortened, so a key
+    /// keeps every code unit (Foundation's `padding(toLength:)` counts UTF-16
+    /// units and would cut `"e\u{301}"` to `"e"`).
+    func rightPadded(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
 }

@@ -8,7 +8,7 @@ import LiveModel
 public func sampleChildren(_ count: Int) -> JSONValue {
     guard count > 0 else { return .null }
     let width = String(count).count
-    var members: [String: JSONValue] = [:]
+    var members = JSONObject()
     members.reserveCapacity(count)
     var state: UInt64 = 0x5EED
     for i in 1...count {

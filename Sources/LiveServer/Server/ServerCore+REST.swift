@@ -114,7 +114,7 @@ extension ServerCore {
             reply = store.get(path).json(export: options.export)
         case "PATCH":
             writes = try store.update(path, json: json, now: now)
-            var members: [String: JSONValue] = [:]
+            var members = JSONObject()
             for write in writes { members[write.path.relative(to: path)!.relativeText] = write.node.json(export: options.export) }
             reply = .object(members)
         case "POST":

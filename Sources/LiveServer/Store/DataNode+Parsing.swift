@@ -70,7 +70,7 @@ struct DataNodeReader {
         }
     }
 
-    private func readObject(_ members: [String: JSONValue], current: DataNode, depth: Int)
+    private func readObject(_ members: JSONObject, current: DataNode, depth: Int)
         throws(StoreError) -> DataNode
     {
         var priority: Priority?

@@ -12,8 +12,9 @@ extension DataNode {
     ///   priority is its member `".priority"`, and a leaf with a priority is
     ///   `{".value": v, ".priority": p}`.
     ///
-    /// ``empty`` is `null`. Keys that differ only by Unicode canonical
-    /// equivalence merge in the result, a limit of ``JSONValue``'s objects.
+    /// ``empty`` is `null`. Every child is a member under its key's exact
+    /// code units, so keys that differ only by Unicode canonical
+    /// equivalence stay apart.
     /// - Complexity: O(size of the node).
     public func json(export: Bool = false) -> JSONValue {
         if let leaf {
@@ -31,7 +32,7 @@ extension DataNode {
             }
             return .array(elements)
         }
-        var members: [String: JSONValue] = [:]
+        var members = JSONObject()
         members.reserveCapacity(children.count + 1)
         for (key, child) in children {
             members[key.string] = child.json(export: export)
@@ -48,7 +49,7 @@ extension DataNode {
     public func shallowJSON() -> JSONValue {
         if let leaf { return leaf }
         if children.isEmpty { return .null }
-        var members: [String: JSONValue] = [:]
+        var members = JSONObject()
         members.reserveCapacity(children.count)
         for key in children.keys {
             members[key.string] = .bool(true)

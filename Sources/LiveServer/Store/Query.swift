@@ -112,7 +112,7 @@ public struct Query: Sendable, Equatable {
     /// - Complexity: the size of the children in it.
     public static func json(of window: [(key: Key, node: DataNode)], export: Bool) -> JSONValue {
         if window.isEmpty { return .null }
-        var members: [String: JSONValue] = [:]
+        var members = JSONObject()
         members.reserveCapacity(window.count)
         for (key, child) in window {
             members[key.string] = child.json(export: export)

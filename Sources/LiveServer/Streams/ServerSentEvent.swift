@@ -24,7 +24,7 @@ struct ServerSentEvent: Sendable, Equatable {
     }
 
     /// `patch` at `path`: each member (a relative path) replaces what is there.
-    static func patch(_ path: Path, _ members: [String: JSONValue]) -> ServerSentEvent {
+    static func patch(_ path: Path, _ members: JSONObject) -> ServerSentEvent {
         ServerSentEvent(name: "patch", data: payload(path, JSONValue.object(members).jsonText()))
     }
 

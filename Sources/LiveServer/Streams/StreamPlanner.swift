@@ -28,7 +28,7 @@ enum StreamPlanner {
         if mutation.isMerge {
             // The patch sits at the deepest of the base and the location.
             let at = mutation.base.starts(with: location) ? mutation.base : location
-            var members: [String: JSONValue] = [:]
+            var members = JSONObject()
             for write in below {
                 members[write.path.relative(to: at)!.relativeText] = write.node.json(export: export)
             }
@@ -72,7 +72,7 @@ enum StreamPlanner {
         if changes.count == 1 {
             return [.put(Path(uncheckedKeys: [changes[0].0]), changes[0].1)]
         }
-        var members: [String: JSONValue] = [:]
+        var members = JSONObject()
         for (key, value) in changes { members[key.string] = value }
         return [.patch(.root, members)]
     }

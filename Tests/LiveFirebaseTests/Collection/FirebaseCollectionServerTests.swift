@@ -89,7 +89,7 @@ struct FirebaseCollectionServerTests {
     // MARK: Support
 
     private func randomChild(_ rng: inout SplitMix64) -> JSONValue {
-        var members: [String: JSONValue] = ["t": .string("x\(Int.random(in: 0..<3, using: &rng))")]
+        var members: JSONObject = ["t": .string("x\(Int.random(in: 0..<3, using: &rng))")]
         if Int.random(in: 0..<4, using: &rng) > 0 { members["s"] = .number(Double(Int.random(in: 0..<9, using: &rng))) }
         if Bool.random(using: &rng) { members[".priority"] = .number(Double(Int.random(in: 0..<4, using: &rng))) }
         if Int.random(in: 0..<5, using: &rng) == 0 { return .number(Double(Int.random(in: 0..<9, using: &rng))) }

@@ -15,7 +15,7 @@ import Testing
         var checked = 0
         for round in 0..<150 {
             let children = RESTQueryFixtures.children(using: &rng)
-            let node = try DataNode(json: .object(Dictionary(uniqueKeysWithValues:
+            let node = try DataNode(json: .object(JSONObject(uniqueKeysWithValues:
                 children.map { ($0.key.string, $0.exportJSON) })))
             for order in RESTQueryFixtures.orders {
                 var query = RESTQueryFixtures.query(order, children: children, using: &rng)

@@ -23,7 +23,7 @@ import Testing
                 #expect(snapshot.key == Key(i))
                 // Arrays come back as objects keyed by index.
                 if case .object(let members) = value, case .array(let elements)? = members["x"] {
-                    let expected: JSONValue = ["x": .object(Dictionary(uniqueKeysWithValues:
+                    let expected: JSONValue = ["x": .object(JSONObject(uniqueKeysWithValues:
                         elements.enumerated().map { (String($0.offset), $0.element) }))]
                     #expect(snapshot.value == expected)
                 } else {

@@ -39,7 +39,7 @@ import Testing
             var rng = SplitMix64(seed: seed)
             for dataset in 0..<4 {
                 let children = RESTQueryFixtures.children(max: 24, using: &rng)
-                try await client.set(.object(Dictionary(uniqueKeysWithValues: children.map { ($0.key.string, $0.exportJSON) })),
+                try await client.set(.object(JSONObject(uniqueKeysWithValues: children.map { ($0.key.string, $0.exportJSON) })),
                                      at: "q")
                 for order in RESTQueryFixtures.orders {
                     for _ in 0..<8 {

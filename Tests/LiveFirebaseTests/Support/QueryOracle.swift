@@ -61,7 +61,7 @@ struct QueryOracle {
         func key() -> Key { Key(unchecked: "k\(Int.random(in: 0..<12, using: &rng))") }
         func number() -> JSONValue { .number(Double(Int.random(in: 0..<10, using: &rng))) }
         func child() -> JSONValue {
-            var members: [String: JSONValue] = ["t": .string("x\(Int.random(in: 0..<3, using: &rng))")]
+            var members: JSONObject = ["t": .string("x\(Int.random(in: 0..<3, using: &rng))")]
             switch Int.random(in: 0..<5, using: &rng) {
             case 0: break
             case 1: members["s"] = .string("s\(Int.random(in: 0..<9, using: &rng))")
@@ -72,7 +72,7 @@ struct QueryOracle {
             return .object(members)
         }
         if first || Int.random(in: 0..<25, using: &rng) == 0 {
-            var all: [String: JSONValue] = [:]
+            var all: JSONObject = [:]
             for _ in 0..<Int.random(in: 0..<10, using: &rng) { all[key().string] = child() }
             return [([], .object(all))]
         }

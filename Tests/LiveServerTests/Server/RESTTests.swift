@@ -169,4 +169,28 @@ struct RESTTests {
             #expect(try request(p, "GET", "/.json?auth=alice").status == 200)
         }
     }
+
+    @Test("canonically equivalent member names stay apart: PUT, GET, PATCH, shallow, export, child URLs")
+    func equivalentNames() async throws {
+        try await withServer { server in
+            let p = server.port
+            let body = #"{"\u00e9": {"\u00c5": 1, "A\u030a": 2, "\u212b": 3}, "e\u0301": 4}"#
+            var r = try request(p, "PUT", "/k.json", body: body)
+            #expect(r.status == 200 && r.json?.objectValue?.count == 2 && r.json == json(body))
+            r = try request(p, "GET", "/k.json")
+            #expect(r.json?.objectValue?.count == 2 && r.json?["\u{E9}"]?.objectValue?.count == 3)
+            #expect(r.json == json(body))
+            r = try request(p, "GET", "/k.json?shallow=true")
+            #expect(r.json?.objectValue?.count == 2)
+            r = try request(p, "GET", "/k/e%CC%81.json")
+            #expect(r.json == 4)
+            r = try request(p, "GET", "/k/%C3%A9/%E2%84%AB.json")
+            #expect(r.json == 3)
+            r = try request(p, "PATCH", "/k.json", body: #"{"\u00e9/A\u030a": 5, "e\u0301": null, "\u212b": 6}"#)
+            #expect(r.status == 200 && r.json?.objectValue?.count == 3)
+            r = try request(p, "GET", "/k.json?format=export")
+            #expect(r.json?.objectValue?.count == 2 && r.json?["\u{E9}"]?.objectValue?.count == 3)
+            #expect(r.json == json(#"{"\u00e9": {"\u00c5": 1, "A\u030a": 5, "\u212b": 3}, "\u212b": 6}"#))
+        }
+    }
 }

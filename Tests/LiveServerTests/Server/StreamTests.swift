@@ -127,4 +127,25 @@ struct StreamTests {
             #expect(try two.next() == nil)
         }
     }
+
+    @Test("events keep canonically equivalent member names apart")
+    func equivalentNames() async throws {
+        try await withServer { server in
+            let p = server.port
+            _ = try request(p, "PUT", "/q.json", body: #"{"\u00e9": 1, "e\u0301": 2}"#)
+            let stream = try EventReader(port: p, "/q.json")
+            var e = try #require(try stream.next())
+            #expect(e.payload?.data.objectValue?.count == 2)
+            _ = try request(p, "PATCH", "/q.json", body: #"{"\u00c5": 3, "A\u030a": 4, "\u212b": {"\u00e9": 5, "e\u0301": 6}}"#)
+            e = try #require(try stream.next())
+            #expect(e.name == "patch" && e.payload?.data.objectValue?.count == 3)
+            #expect(e.payload?.data["\u{212B}"]?.objectValue?.count == 2)
+            let query = try EventReader(port: p, "/q.json?orderBy=%22%24key%22&limitToFirst=10")
+            e = try #require(try query.next())
+            #expect(e.payload?.data.objectValue?.count == 5)
+            _ = try request(p, "PATCH", "/q.json", body: #"{"\u00e9": 7, "e\u0301": 8}"#)
+            e = try #require(try query.next())
+            #expect(e.name == "patch" && e.payload?.data.objectValue?.count == 2)
+        }
+    }
 }

@@ -132,4 +132,13 @@ struct DataNodeNormalizationTests {
         try node.set(storeNode("2"), at: Path([Key("e\u{301}")]))
         #expect(node.children.count == 2)
     }
+
+    @Test func bodiesKeepCanonicalEquivalentMembersApart() throws {
+        let node = try storeNode(#"{"\u00e9": {"A\u030a": 1, "\u00c5": 2, "\u212b": 3}, "e\u0301": 4}"#)
+        #expect(node.children.count == 2)
+        #expect(node.child(Key("\u{E9}")).children.count == 3)
+        #expect(node.child(at: try Path([Key("\u{E9}"), Key("\u{212B}")])).leaf == 3)
+        #expect(node.child(at: try Path([Key("\u{E9}"), Key("A\u{30A}")])).leaf == 1)
+        #expect(node.child(Key("e\u{301}")).leaf == 4)
+    }
 }

@@ -70,4 +70,18 @@ struct DataNodeRenderingTests {
         #expect(try storeNode(#"{"b": 1, "a": {".value": 2, ".priority": 3}}"#).description
             == #"{"a":{".priority":3,".value":2},"b":1}"#)
     }
+
+    @Test func renderingKeepsCanonicalEquivalentKeysApart() throws {
+        let node = try storeNode(#"{"\u00e9": {"A\u030a": 1, "\u00c5": 2, "\u212b": 3, ".priority": 1}, "e\u0301": 4}"#)
+        for export in [false, true] {
+            let rendered = node.json(export: export)
+            #expect(rendered.objectValue?.count == 2)
+            #expect(rendered["\u{E9}"]?.objectValue?.count == (export ? 4 : 3))
+            #expect(rendered["e\u{301}"] == 4)
+            let reparsed = try DataNode(json: try JSONValue(parsing: rendered.jsonText()))
+            #expect(reparsed.child(Key("\u{E9}")).children.count == 3)
+            #expect(reparsed.children.count == 2)
+        }
+        #expect(node.shallowJSON().objectValue?.count == 2)
+    }
 }

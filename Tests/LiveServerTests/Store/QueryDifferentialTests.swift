@@ -38,7 +38,7 @@ struct QueryDifferentialTests {
         /// A child as request JSON: a primitive, or an object that may hold
         /// `a` and `b/c`, maybe with a priority.
         mutating func child() -> JSONValue {
-            var members: [String: JSONValue] = [:]
+            var members = JSONObject()
             if chance(0.4) {
                 let value = primitive(allowNull: false)
                 guard let priority = priority() else { return value }
@@ -52,7 +52,7 @@ struct QueryDifferentialTests {
         }
 
         mutating func node() -> JSONValue {
-            var members: [String: JSONValue] = [:]
+            var members = JSONObject()
             for _ in 0..<Int.random(in: 0...20, using: &rng) {
                 members[pick(QueryDifferentialTests.keys)] = child()
             }

@@ -164,4 +164,16 @@ struct StoreWriteTests {
         let tags = try values.map { Store(root: try storeNode($0)).etag("/") }
         #expect(Set(tags).count == values.count)
     }
+
+    @Test func updateTellsCanonicalEquivalentPathsApart() throws {
+        var store = Store()
+        let body = storeJSON(#"{"\u00e9": 1, "e\u0301": 2, "x/\u00c5": 3, "x/A\u030a": 4, "x/\u212b": 5}"#)
+        let writes = try store.update("/", json: body, now: Self.now)
+        #expect(writes.count == 5)
+        #expect(store.root.children.count == 3)
+        #expect(store.get("x").children.count == 3)
+        let stored = store.get("/").json()
+        #expect(stored["\u{E9}"] == 1 && stored["e\u{301}"] == 2)
+        #expect(stored[path: Path("x/A\u{30A}")] == 4 && stored[path: Path("x/\u{212B}")] == 5)
+    }
 }

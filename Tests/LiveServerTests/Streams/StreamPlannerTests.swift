@@ -58,7 +58,7 @@ struct StreamPlannerTests {
             let writes = try store.set(path, json: value, now: 0)
             return (Mutation(base: path, isMerge: false, writes: writes), "set \(path) \(value)")
         case 4, 5:
-            var members: [String: JSONValue] = [:]
+            var members = JSONObject()
             for _ in 0..<Int.random(in: 1...3, using: &draw.rng) {
                 members[draw.pick(QueryDifferentialTests.keys)] = draw.chance(0.2) ? .null : draw.child()
             }
