@@ -1,23 +1,36 @@
-// OffThePool.swift — blocking work (sockets, child processes) on a thread
-// of its own, so it never holds one of the few threads of the cooperative
-// pool that every suite's tasks share.
+// OffThePool.swift — test work that blocks (sockets, child processes) or
+// computes for long, run on threads of its own instead of the few threads
+// of the cooperative pool that every suite's tasks share.
 
 import Foundation
 
-/// Runs `work` on a new thread and returns (or throws) what it does.
+/// Runs `work` in a task whose jobs each get a new thread, and returns (or
+/// throws) what it does.
 ///
-/// A blocking read inside a task keeps a thread of the cooperative pool
-/// (as many threads as cores) for as long as it waits: with two cores, two
-/// such reads stop every other test's tasks. Blocking calls go through here.
-package func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try work() }) }.start()
-    }
+/// A test that blocks, or computes for seconds, inside a task keeps one of
+/// the cooperative pool's threads (as many as cores) all that time: with
+/// two cores, two such tests stop every other suite's tasks. Here the work
+/// runs on a thread of its own, which the system schedules beside the
+/// others, and the test's task waits without holding a thread. The task
+/// inherits the test's task-locals, so expectations inside `work` are
+/// reported against the test.
+package func offThePool<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
+    try await Task(executorPreference: ThreadPerJobExecutor.shared) { try await work() }.value
 }
 
-/// Runs `work`, which does not throw, on a new thread.
-package func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        Thread { continuation.resume(returning: work()) }.start()
+/// Runs `work`, which does not throw, as the throwing form does.
+package func offThePool<T: Sendable>(_ work: @escaping @Sendable () async -> T) async -> T {
+    await Task(executorPreference: ThreadPerJobExecutor.shared) { await work() }.value
+}
+
+/// Runs each job on a new thread. A task's jobs never overlap, so each
+/// task preferring it runs on one thread at a time.
+final class ThreadPerJobExecutor: TaskExecutor {
+    static let shared = ThreadPerJobExecutor()
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        Thread { job.runSynchronously(on: executor) }.start()
     }
 }
