@@ -115,37 +115,44 @@ let package = Package(
             ],
             path: "Benchmarks/LiveBench"
         ),
+        // What every test target shares: the seed of randomised tests, and
+        // blocking work off the cooperative pool.
+        .target(
+            name: "LiveTestSupport",
+            dependencies: ["LiveModel"],
+            path: "Tests/LiveTestSupport"
+        ),
         .testTarget(
             name: "LiveCollectionTests",
-            dependencies: ["LiveCollection", "LiveModel"],
+            dependencies: ["LiveCollection", "LiveModel", "LiveTestSupport"],
             path: "Tests/LiveCollectionTests"
         ),
         .testTarget(
             name: "LiveSectionsTests",
-            dependencies: ["LiveSections", "LiveCollection", "LiveModel"],
+            dependencies: ["LiveSections", "LiveCollection", "LiveModel", "LiveTestSupport"],
             path: "Tests/LiveSectionsTests"
         ),
         .testTarget(
             name: "LiveFirebaseTests",
-            dependencies: ["LiveFirebase", "LiveServer", "LiveSections", "LiveCollection", "LiveModel"],
+            dependencies: ["LiveFirebase", "LiveServer", "LiveSections", "LiveCollection", "LiveModel", "LiveTestSupport"],
             path: "Tests/LiveFirebaseTests",
             exclude: ["Conformance/README.md"],
             resources: [.copy("Conformance/syncPointSpec.json")]
         ),
         .testTarget(
             name: "LiveServerTests",
-            dependencies: ["LiveServer", "LiveModel"],
+            dependencies: ["LiveServer", "LiveModel", "LiveTestSupport"],
             path: "Tests/LiveServerTests"
         ),
         .testTarget(
             name: "LiveREPLTests",
-            dependencies: ["LiveREPL", "LiveSections", "LiveFirebase", "LiveServer", "LiveModel"],
+            dependencies: ["LiveREPL", "LiveSections", "LiveFirebase", "LiveServer", "LiveModel", "LiveTestSupport"],
             path: "Tests/LiveREPLTests",
             resources: [.copy("Transcripts")]
         ),
         .testTarget(
             name: "LiveModelTests",
-            dependencies: ["LiveModel", "CLiveCore", "CJansson"],
+            dependencies: ["LiveModel", "CLiveCore", "CJansson", "LiveTestSupport"],
             path: "Tests/LiveModelTests"
         ),
     ],

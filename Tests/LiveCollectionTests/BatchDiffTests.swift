@@ -1,3 +1,4 @@
+import LiveTestSupport
 import Testing
 import LiveCollection
 
@@ -196,7 +197,12 @@ private func failure(of scenario: Scenario, lis: ([Int]) -> Int) -> String? {
 struct BatchDiffTests {
     /// 4 chunks of 25,000 cases, run in parallel.
     @Test("random small batches against a brute-force oracle", arguments: 0..<4)
-    func randomSmall(chunk: Int) {
+    func randomSmall(chunk: Int) async {
+        // Seconds of computation: on a thread of its own, not the shared pool.
+        await offThePool { [self] in self.randomSmallOnItsThread(chunk: chunk) }
+    }
+
+    private func randomSmallOnItsThread(chunk: Int) {
         let seed = printedSeed("BatchDiff random small, chunk \(chunk)", default: 20_260_407)
         var rng = Rng(seed: seed &+ UInt64(chunk) &* 0x1_0000_0001)
         for index in 0..<25_000 {
@@ -209,7 +215,12 @@ struct BatchDiffTests {
     }
 
     @Test("random larger collections, dense and sparse (long untouched runs)")
-    func randomLarger() {
+    func randomLarger() async {
+        // Seconds of computation: on a thread of its own, not the shared pool.
+        await offThePool { [self] in self.randomLargerOnItsThread() }
+    }
+
+    private func randomLargerOnItsThread() {
         let seed = printedSeed("BatchDiff random larger", default: 20_260_407)
         var rng = Rng(seed: seed &+ 0xB17)
         for index in 0..<4_000 {

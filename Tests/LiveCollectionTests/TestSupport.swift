@@ -2,6 +2,7 @@
 import Foundation
 import LiveCollection
 import LiveModel
+import LiveTestSupport
 
 /// A model with a Firebase-orderable score and a nested field for Swift orders.
 struct Card: LiveModelProtocol, Codable, Equatable, Sendable {
@@ -20,17 +21,15 @@ extension SplitMix64 {
     mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
 }
 
-/// The seed of randomised tests: LIVECOLLECTION_TEST_SEED, or a fixed default.
-func testSeed(_ salt: UInt64 = 0) -> UInt64 {
-    let env = ProcessInfo.processInfo.environment["LIVECOLLECTION_TEST_SEED"].flatMap { UInt64($0) }
-    return (env ?? 20_261_121) ^ salt
+/// The seed of a randomised test, salted: LIVE_TEST_SEED (or a fixed
+/// default) xor `salt`. The unsalted seed is printed, with how to replay it.
+func testSeed(_ salt: UInt64 = 0, _ name: String = #function) -> UInt64 {
+    TestSeed.current(name, default: 20_261_121).value ^ salt
 }
 
-/// LIVECOLLECTION_TEST_SEED if set, else `fallback`; printed so a run can be replayed.
+/// LIVE_TEST_SEED if set, else `fallback`; printed so a run can be replayed.
 func printedSeed(_ name: String, default fallback: UInt64 = 20_261_121) -> UInt64 {
-    let seed = ProcessInfo.processInfo.environment["LIVECOLLECTION_TEST_SEED"].flatMap { UInt64($0) } ?? fallback
-    print("\(name): seed \(seed) (set LIVECOLLECTION_TEST_SEED to replay)")
-    return seed
+    TestSeed.current(name, default: fallback).value
 }
 
 /// Keys mixing integer keys (which order numerically) and strings.

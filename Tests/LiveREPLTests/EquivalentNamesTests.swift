@@ -27,8 +27,8 @@ struct EquivalentNamesTests {
     static let keysInOrder = [Array("e\u{301}".utf8), Array("\u{E9}".utf8)]  // UTF-16 order: "e" < "é"
 
     @Test("offline, human: two rows, every member in each value")
-    func offlineHuman() throws {
-        let run = try REPLProcess.run(["--offline"], input: "put / \(Self.body)\nshow\n")
+    func offlineHuman() async throws {
+        let run = try await REPLProcess.run(["--offline"], input: "put / \(Self.body)\nshow\n")
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
         let rows = run.lines.filter { $0.hasPrefix("     ") }
         try #require(rows.count == 2, "\(run.stdout)")
@@ -38,11 +38,11 @@ struct EquivalentNamesTests {
     }
 
     @Test("offline and embedded server, --json: both keys shown")
-    func json() throws {
-        let offline = try REPLProcess.run(["--offline", "--json"], input: "put / \(Self.body)\nshow\n")
+    func json() async throws {
+        let offline = try await REPLProcess.run(["--offline", "--json"], input: "put / \(Self.body)\nshow\n")
         #expect(offline.status == 0, "\(offline.stdout)\n\(offline.stderr)")
         #expect(try Self.shownKeys(try #require(offline.lines.last)) == Self.keysInOrder)
-        let embedded = try REPLProcess.run(["--json"], input: "set / \(Self.body)\nshow\n")
+        let embedded = try await REPLProcess.run(["--json"], input: "set / \(Self.body)\nshow\n")
         #expect(embedded.status == 0, "\(embedded.stdout)\n\(embedded.stderr)")
         #expect(try Self.shownKeys(try #require(embedded.lines.last)) == Self.keysInOrder)
     }

@@ -7,19 +7,25 @@ import Glibc
 #endif
 import LiveFirebase
 import LiveServer
+import LiveTestSupport
 import Testing
 
 @Suite("live-repl in a terminal (tmux)")
 struct InteractiveTests {
-    /// A tmux server of its own, with one window running a command.
-    struct Terminal {
+    /// A tmux server of its own, with one window running a command. Each
+    /// step runs tmux and waits for it, off the cooperative pool.
+    struct Terminal: Sendable {
         let socket = "live-repl-test-\(getpid())-\(UInt32.random(in: 0..<UInt32.max))"
 
         /// Runs a tmux command and returns its output. Spawned and reaped
         /// directly (posix_spawn, waitpid): the tmux server that the first
         /// command starts inherits what Foundation's Process watches.
         @discardableResult
-        func tmux(_ arguments: [String]) throws -> String {
+        func tmux(_ arguments: [String]) async throws -> String {
+            try await offThePool { try tmuxBlocking(arguments) }
+        }
+
+        private func tmuxBlocking(_ arguments: [String]) throws -> String {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket)-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: file) }
             var actions = posix_spawn_file_actions_t()
@@ -41,31 +47,36 @@ struct InteractiveTests {
             return text
         }
 
-        func start(_ command: String) throws {
-            try tmux(["new-session", "-d", "-x", "200", "-y", "60", command])
+        func start(_ command: String) async throws {
+            try await tmux(["new-session", "-d", "-x", "200", "-y", "60", command])
         }
 
-        func type(_ text: String) throws { try tmux(["send-keys", "-l", text]) }
-        func press(_ keys: String...) throws { try tmux(["send-keys"] + keys) }
-        func screen(colors: Bool = false) throws -> String {
-            try tmux(["capture-pane", "-p", "-S", "-200"] + (colors ? ["-e"] : []))
+        func type(_ text: String) async throws { try await tmux(["send-keys", "-l", text]) }
+        func press(_ keys: String...) async throws { try await tmux(["send-keys"] + keys) }
+        func screen(colors: Bool = false) async throws -> String {
+            try await tmux(["capture-pane", "-p", "-S", "-200"] + (colors ? ["-e"] : []))
         }
-        var isRunning: Bool { (try? tmux(["has-session"])) != nil }
-        func stop() { _ = try? tmux(["kill-server"]) }
+        var isRunning: Bool { get async { (try? await tmux(["has-session"])) != nil } }
+        /// Ends the tmux server and what runs in it (blocking: for `defer`).
+        func stop() { _ = try? tmuxBlocking(["kill-server"]) }
 
-        /// Waits until `condition` holds for the screen, looking every 50 ms
-        /// for up to 10 s (tmux tells no one when its screen changes).
+        /// Waits until `condition` holds for the screen (tmux has no way to
+        /// tell when a program has drawn, so the screen is read again every
+        /// 50 ms, up to 10 s).
         func waitFor(_ what: String, _ condition: (String) -> Bool) async throws {
             for _ in 0..<200 {
-                if condition(try screen()) { return }
+                if condition(try await screen()) { return }
                 try await Task.sleep(for: .milliseconds(50))
             }
-            throw REPLTestError("the screen never showed \(what):\n\(try screen())")
+            throw REPLTestError("the screen never showed \(what):\n\(try await screen())")
         }
 
-        /// Waits until the session has ended, for up to 10 s.
+        /// Waits until the session has ended, looking every 50 ms for up to 10 s.
         func waitForEnd() async throws {
-            for _ in 0..<200 where isRunning { try await Task.sleep(for: .milliseconds(50)) }
+            for _ in 0..<200 {
+                guard await isRunning else { return }
+                try await Task.sleep(for: .milliseconds(50))
+            }
         }
     }
 
@@ -77,35 +88,38 @@ struct InteractiveTests {
         defer { try? FileManager.default.removeItem(at: home) }
         let terminal = Terminal()
         defer { terminal.stop() }
-        try terminal.start("env -u NO_COLOR HOME=\(home.path) TERM=xterm-256color \(binary.path) --offline --order-by score")
+        try await terminal.start("env -u NO_COLOR HOME=\(home.path) TERM=xterm-256color \(binary.path) --offline --order-by score")
         try await terminal.waitFor("the banner") { $0.contains("live-repl: listening to /items on offline") }
 
-        try terminal.type(#"put / {"a": {"score": 2}, "b": {"score": 1}}"#)
-        try terminal.press("Enter")
+        try await terminal.type(#"put / {"a": {"score": 2}, "b": {"score": 1}}"#)
+        try await terminal.press("Enter")
         try await terminal.waitFor("the change") { $0.contains("child_added a after b") }
 
         // Line editing: "xshow", to the start, delete the x.
-        try terminal.type("xshow")
-        try terminal.press("C-a")
-        try terminal.press("C-d")
-        try terminal.press("Enter")
+        try await terminal.type("xshow")
+        try await terminal.press("C-a")
+        try await terminal.press("C-d")
+        try await terminal.press("Enter")
         try await terminal.waitFor("show's output") { $0.contains("section 0 (2 rows)") }
 
         // History: the previous line again.
-        try terminal.press("Up")
-        try terminal.press("Enter")
+        try await terminal.press("Up")
+        try await terminal.press("Enter")
         try await terminal.waitFor("show twice") { $0.components(separatedBy: "section 0 (2 rows)").count == 3 }
 
-        try terminal.type("bogus")
-        try terminal.press("Enter")
+        try await terminal.type("bogus")
+        try await terminal.press("Enter")
         try await terminal.waitFor("the error") { $0.contains("error: unknown command \"bogus\"") }
-        let colored = try terminal.screen(colors: true)
+        let colored = try await terminal.screen(colors: true)
         #expect(colored.unicodeScalars.contains("\u{1B}"), "no colours on a terminal: \(colored.debugDescription)")
 
-        try terminal.type("quit")
-        try terminal.press("Enter")
-        try await terminal.waitForEnd()
-        #expect(!terminal.isRunning, "quit did not end the session")
+        try await terminal.type("quit")
+        try await terminal.press("Enter")
+        for _ in 0..<100 {
+            guard await terminal.isRunning else { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(await !terminal.isRunning, "quit did not end the session")
         let history = try String(contentsOf: home.appendingPathComponent(".live_repl_history"), encoding: .utf8)
         #expect(history.contains("show") && history.contains("bogus"), "\(history)")
     }
@@ -119,10 +133,10 @@ struct InteractiveTests {
         let binary = try REPLProcess.binary()
         let terminal = Terminal()
         defer { terminal.stop() }
-        try terminal.start("env HOME=/nonexistent TERM=xterm-256color NO_COLOR=1 \(binary.path) --url \(server.url) "
-                           + "--path /items --order-by score")
+        try await terminal.start("env HOME=/nonexistent TERM=xterm-256color NO_COLOR=1 \(binary.path) --url \(server.url) "
+                                 + "--path /items --order-by score")
         try await terminal.waitFor("the banner") { $0.contains("2 children loaded") }
-        try terminal.type("sho")
+        try await terminal.type("sho")
         try await terminal.waitFor("the typed text") { $0.contains("live> sho") }
 
         try await client.update(["a": ["score": 5], "c": ["score": 0]])
@@ -130,17 +144,17 @@ struct InteractiveTests {
             $0.contains("(from the server)") && $0.contains("child_added c") && $0.contains("child_moved a after b")
         }
         // What was typed is still there, after the change, and completes.
-        let screen = try terminal.screen()
+        let screen = try await terminal.screen()
         let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let change = try #require(lines.lastIndex { $0.contains("(from the server)") })
         #expect(lines[(change + 1)...].contains { $0.hasPrefix("live> sho") }, "\(screen)")
-        try terminal.type("w")
-        try terminal.press("Enter")
+        try await terminal.type("w")
+        try await terminal.press("Enter")
         try await terminal.waitFor("show's output with the new rows") {
             $0.contains("section 0 (3 rows)") && $0.contains("c  0") && $0.contains("a  5")
         }
-        try terminal.press("C-d")
+        try await terminal.press("C-d")
         try await terminal.waitForEnd()
-        #expect(!terminal.isRunning, "Ctrl-D did not end the session")
+        #expect(await !terminal.isRunning, "Ctrl-D did not end the session")
     }
 }

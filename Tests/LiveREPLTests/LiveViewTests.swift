@@ -84,8 +84,8 @@ struct LiveViewTests {
     }
 
     @Test("sync: a bad timeout is a usage error; offline it returns at once")
-    func syncOffline() throws {
-        let run = try REPLProcess.run(["--offline", "--json"], input: "sync nope\nput /a 1\nsync\n")
+    func syncOffline() async throws {
+        let run = try await REPLProcess.run(["--offline", "--json"], input: "sync nope\nput /a 1\nsync\n")
         #expect(run.lines.count == 3, "\(run.stdout)")
         #expect(run.lines.first?.contains("sync: the timeout must be a number of seconds") == true, "\(run.stdout)")
         #expect(run.lines.last == #"{"children":1,"synced":true}"#, "\(run.stdout)")

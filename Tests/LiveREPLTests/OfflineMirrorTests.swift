@@ -5,13 +5,13 @@
 
 import Foundation
 import LiveModel
+import LiveTestSupport
 import Testing
 
 @Suite("live-repl offline: stages and events reproduce show")
 struct OfflineMirrorTests {
     static func seeds() -> [UInt64] {
-        if let text = ProcessInfo.processInfo.environment["LIVE_SEED"], let seed = UInt64(text) { return [seed] }
-        return [1, 2, 3]
+        TestSeed.all("randomSession", defaults: [1, 2, 3]).map(\.value)
     }
 
     /// One random command that changes the collection, and whether it
@@ -59,13 +59,13 @@ struct OfflineMirrorTests {
     }
 
     @Test("random sessions", arguments: seeds())
-    func randomSession(_ seed: UInt64) throws {
+    func randomSession(_ seed: UInt64) async throws {
         var rng = SplitMix64(seed: seed)
         var commands: [(String, replaces: Bool)] = [("query --order-by score --section-by group", true)]
         for _ in 0..<250 { commands.append(Self.command(&rng)) }
         var input = ""
         for (command, _) in commands { input += command + "\nshow\n" }
-        let run = try REPLProcess.run(["--offline", "--json"], input: input)
+        let run = try await REPLProcess.run(["--offline", "--json"], input: input)
         #expect(run.status == 0 || commands.contains { $0.0 == "load next" }, "seed \(seed): \(run.stderr)")
         let lines = run.lines
         try #require(lines.count == commands.count * 2, "seed \(seed): \(lines.count) lines for \(commands.count) commands")

@@ -15,7 +15,7 @@ struct ServerSessionTests {
     }
 
     @Test("embedded server with sample data: set, update, push and remove each show at once")
-    func embeddedWrites() throws {
+    func embeddedWrites() async throws {
         let script = """
             show
             set /item-3/score 1000
@@ -31,7 +31,7 @@ struct ServerSessionTests {
             query --order-by score --limit-last 2
             show
             """
-        let run = try REPLProcess.run(["--sample", "6", "--order-by", "score", "--json"], input: script + "\n")
+        let run = try await REPLProcess.run(["--sample", "6", "--order-by", "score", "--json"], input: script + "\n")
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
         let lines = run.lines
         try #require(lines.count == 13, "\(run.stdout)")
@@ -58,21 +58,21 @@ struct ServerSessionTests {
         let server = try await LiveServer.start(configuration)
         defer { Task { try? await server.shutdown() } }
         let script = "set /a {\"n\": 1}\nset /b {\"n\": 0}\nshow\n"
-        let run = try REPLProcess.run(["--url", server.url, "--auth", "secret-token", "--order-by", "n", "--json"],
+        let run = try await REPLProcess.run(["--url", server.url, "--auth", "secret-token", "--order-by", "n", "--json"],
                                       input: script)
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
         #expect(try Self.shows(try #require(run.lines.last)) == [["b", "a"]])
         #expect(!run.stdout.contains("secret-token") && !run.stderr.contains("secret-token"))
 
-        let refused = try REPLProcess.run(["--url", server.url, "--auth", "wrong-token"], input: "show\n")
+        let refused = try await REPLProcess.run(["--url", server.url, "--auth", "wrong-token"], input: "show\n")
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("permission denied"), "\(refused.stderr)")
         #expect(!refused.stderr.contains("wrong-token"), "a token in an error: \(refused.stderr)")
     }
 
     @Test("human output, connected: set then show shows the write")
-    func humanConnected() throws {
-        let run = try REPLProcess.run(["--sample", "3", "--order-by", "score"], input: "set /item-1/score -5\nshow\n")
+    func humanConnected() async throws {
+        let run = try await REPLProcess.run(["--sample", "3", "--order-by", "score"], input: "set /item-1/score -5\nshow\n")
         #expect(run.status == 0, "\(run.stdout)")
         let rows = run.lines.drop { $0 != "> show" }.dropFirst(2)
         #expect(rows.first?.contains("item-1  -5") == true, "\(run.stdout)")

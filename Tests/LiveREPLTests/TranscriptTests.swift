@@ -32,16 +32,16 @@ struct TranscriptTests {
     }
 
     @Test("offline, human: every injection, query, load and error, as recorded")
-    func offlineHuman() throws {
-        let run = try REPLProcess.run(["--offline"], input: try Self.transcript("offline.in"))
+    func offlineHuman() async throws {
+        let run = try await REPLProcess.run(["--offline"], input: try Self.transcript("offline.in"))
         try Self.expectTranscript(run.stdout, "offline.out")
         #expect(run.status == 1, "a script with a failing command exits 1")
         #expect(run.stderr.isEmpty, "\(run.stderr)")
     }
 
     @Test("offline, --json: as recorded, every line valid JSON, every change valid under UIKit's rules")
-    func offlineJSON() throws {
-        let run = try REPLProcess.run(["--offline", "--json"], input: try Self.transcript("offline.in"))
+    func offlineJSON() async throws {
+        let run = try await REPLProcess.run(["--offline", "--json"], input: try Self.transcript("offline.in"))
         try Self.expectTranscript(run.stdout, "offline.json.out")
         #expect(run.status == 1)
         var errors = 0
@@ -61,8 +61,8 @@ struct TranscriptTests {
     }
 
     @Test("a script whose every command succeeds exits 0; quit ends it")
-    func successExitsZero() throws {
-        let run = try REPLProcess.run(["--offline", "--order-by", "score"],
+    func successExitsZero() async throws {
+        let run = try await REPLProcess.run(["--offline", "--order-by", "score"],
                                       input: "put /a {\"score\": 1}\nshow\nquit\nbogus\n")
         #expect(run.status == 0, "\(run.stdout)")
         #expect(run.lines == ["> put /a {\"score\": 1}", "stage 1: insert 0.0  → rows 1", "  child_added a first",
@@ -70,8 +70,8 @@ struct TranscriptTests {
     }
 
     @Test("help lists every command with an example; stats counts children, sections, memory and events")
-    func helpAndStats() throws {
-        let run = try REPLProcess.run(["--offline", "--json", "--section-by", "g"],
+    func helpAndStats() async throws {
+        let run = try await REPLProcess.run(["--offline", "--json", "--section-by", "g"],
                                       input: "put / {\"a\": {\"g\": 1}, \"b\": {\"g\": 2}}\nhelp\nstats\n")
         #expect(run.status == 0)
         let lines = run.lines
@@ -91,7 +91,7 @@ struct TranscriptTests {
     }
 
     @Test("options the REPL refuses at start-up exit non-zero with the reason")
-    func badOptions() throws {
+    func badOptions() async throws {
         for (arguments, reason) in [
             (["--offline", "--url", "http://127.0.0.1:1"], "--offline and --url exclude each other"),
             (["--offline", "--limit-first", "2", "--limit-last", "2"], "--limit-first and --limit-last exclude each other"),
@@ -99,22 +99,22 @@ struct TranscriptTests {
             (["--url", "http://127.0.0.1:1", "--sample", "3"], "--sample writes sample data"),
             (["--offline", "--order-by", "a..b"], "--order-by"),
         ] {
-            let run = try REPLProcess.run(arguments, input: "")
+            let run = try await REPLProcess.run(arguments, input: "")
             #expect(run.status != 0, "\(arguments)")
             #expect(run.stderr.contains(reason), "\(arguments): \(run.stderr)")
         }
     }
 
     @Test("a server that cannot be reached: a clear error at start-up")
-    func unreachableServer() throws {
-        let run = try REPLProcess.run(["--url", "http://127.0.0.1:1"], input: "show\n")
+    func unreachableServer() async throws {
+        let run = try await REPLProcess.run(["--url", "http://127.0.0.1:1"], input: "show\n")
         #expect(run.status != 0)
         #expect(run.stderr.contains("live-repl: connection failed"), "\(run.stderr)")
     }
 
     @Test("offline --sample: the sample children are there at once")
-    func offlineSample() throws {
-        let run = try REPLProcess.run(["--offline", "--json", "--sample", "12", "--order-by", "score",
+    func offlineSample() async throws {
+        let run = try await REPLProcess.run(["--offline", "--json", "--sample", "12", "--order-by", "score",
                                        "--section-by", "group"], input: "show\n")
         guard case .show(let sections) = try REPLLine(try #require(run.lines.first)) else {
             Issue.record("not a show line: \(run.stdout)")

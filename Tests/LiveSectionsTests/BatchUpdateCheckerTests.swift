@@ -1,5 +1,6 @@
 import LiveModel
 import Foundation
+import LiveTestSupport
 import Testing
 
 @testable import LiveSections
@@ -560,7 +561,12 @@ struct BatchUpdateCheckerTests {
     }
 
     @Test("random valid stages reproduce their brute-force target")
-    func randomValid() throws {
+    func randomValid() async throws {
+        // Seconds of computation: on a thread of its own, not the shared pool.
+        try await offThePool { [self] in try self.randomValidOnItsThread() }
+    }
+
+    private func randomValidOnItsThread() throws {
         var rng = SplitMix64(seed: testSeed("randomValid"))
         for iteration in 0..<25_000 {
             let c = randomCase(&rng, nonEmpty: iteration % 2 == 0)
@@ -591,7 +597,12 @@ struct BatchUpdateCheckerTests {
     }
 
     @Test("negative controls: every corrupted index is caught or detected")
-    func corruptions() {
+    func corruptions() async {
+        // Seconds of computation: on a thread of its own, not the shared pool.
+        await offThePool { [self] in self.corruptionsOnItsThread() }
+    }
+
+    private func corruptionsOnItsThread() {
         var rng = SplitMix64(seed: testSeed("corruptions"))
         var caught = 0
         var detected = 0

@@ -1,5 +1,6 @@
 import LiveModel
 import Foundation
+import LiveTestSupport
 import Testing
 
 @testable import LiveSections
@@ -237,7 +238,12 @@ struct SectionedDiffTests {
     static let casesPerChunk = 12_500
 
     @Test("random cases pass the checker, reach new, with minimal moves", arguments: 0..<chunks)
-    func randomCases(chunk: Int) {
+    func randomCases(chunk: Int) async {
+        // Seconds of computation: on a thread of its own, not the shared pool.
+        await offThePool { [self] in self.randomCasesOnItsThread(chunk: chunk) }
+    }
+
+    private func randomCasesOnItsThread(chunk: Int) {
         let seed = testSeed("SectionedDiff random chunk \(chunk)")
         var coverage = Coverage()
         defer { #expect(coverage.all.allSatisfy { $0 > 0 }, "seed \(seed): some change never exercised: \(coverage)") }
@@ -255,7 +261,12 @@ struct SectionedDiffTests {
     }
 
     @Test("a corrupted index is always caught", arguments: 0..<4)
-    func negativeControls(chunk: Int) {
+    func negativeControls(chunk: Int) async {
+        // Seconds of computation: on a thread of its own, not the shared pool.
+        await offThePool { [self] in self.negativeControlsOnItsThread(chunk: chunk) }
+    }
+
+    private func negativeControlsOnItsThread(chunk: Int) {
         let seed = testSeed("SectionedDiff negative chunk \(chunk)")
         var tried = 0
         var index = chunk * 1_000_000

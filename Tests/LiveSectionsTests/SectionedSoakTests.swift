@@ -3,12 +3,18 @@
 // equal to the target.
 import Foundation
 import LiveSections
+import LiveTestSupport
 import Testing
 
 @Suite("Sectioned soak")
 struct SectionedSoakTests {
     @Test("100,000 random cases: 0–20 sections, 0–50 rows, every kind of change, section moves and reloads")
-    func soak() throws {
+    func soak() async throws {
+        // Seconds of computation: on a thread of its own, not the shared pool.
+        try await offThePool { [self] in try self.soakOnItsThread() }
+    }
+
+    private func soakOnItsThread() throws {
         let seed = testSeed("soak", default: 20_261_122)
         var r = Rng(seed: seed)
         func below(_ n: Int) -> Int { r.below(n) }

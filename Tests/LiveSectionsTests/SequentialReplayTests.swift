@@ -3,6 +3,7 @@
 // without empty sections, and rows that keep their place are not touched.
 import Foundation
 import LiveModel
+import LiveTestSupport
 import Testing
 
 @testable import LiveSections
@@ -56,7 +57,12 @@ struct SequentialReplayTests {
     }
 
     @Test("30,000 random pairs of states: the replay reaches the new state through valid steps")
-    func randomPairs() {
+    func randomPairs() async {
+        // Seconds of computation: on a thread of its own, not the shared pool.
+        await offThePool { [self] in self.randomPairsOnItsThread() }
+    }
+
+    private func randomPairsOnItsThread() {
         let seed = testSeed("randomPairs", default: 20_261_121)
         var r = Rng(seed: seed)
         for round in 0..<30_000 {

@@ -2,18 +2,12 @@
 // seeded generator.
 import Foundation
 import LiveModel
+import LiveTestSupport
 
 /// The seed of a randomised test, printed with how to replay it:
-/// LIVESECTIONS_TEST_SEED when set, else `fallback`, else a fresh one.
+/// LIVE_TEST_SEED when set, else `fallback`, else a fresh one.
 func testSeed(_ test: String, default fallback: UInt64? = nil) -> UInt64 {
-    let seed: UInt64
-    if let text = ProcessInfo.processInfo.environment["LIVESECTIONS_TEST_SEED"], let value = UInt64(text) {
-        seed = value
-    } else {
-        seed = fallback ?? UInt64.random(in: 0...UInt64.max)
-    }
-    print("\(test): seed \(seed) (replay with LIVESECTIONS_TEST_SEED=\(seed))")
-    return seed
+    TestSeed.current(test, default: fallback).value
 }
 
 /// The seeded generator of the sectioned tests, with the draw they use.

@@ -70,31 +70,36 @@ extension DatabaseStream {
 
     /// Moves the keep-alive deadline; one timer task follows it, so bytes
     /// arriving often cost no task each.
+    ///
+    /// The deadline is taken from the clock here, before any message of
+    /// the same input reaches the consumer.
     func armKeepAlive(_ timeout: Duration) {
-        keepAliveDeadline = ContinuousClock.now + timeout
+        keepAliveDeadline = clock.now.advanced(by: timeout)
         guard keepAliveTask == nil else { return }
         keepAliveTask = Task { await self.watchKeepAlive() }
     }
 
     private func watchKeepAlive() async {
         while let deadline = keepAliveDeadline {
-            if ContinuousClock.now >= deadline {
+            if clock.now >= deadline {
                 keepAliveDeadline = nil
                 keepAliveTask = nil
                 handle(.keepAliveTimeout)
                 return
             }
-            try? await Task.sleep(until: deadline, clock: .continuous)
+            try? await clock.sleep(until: deadline, tolerance: nil)
             if Task.isCancelled { return }
         }
     }
 
-    /// Fires the reconnect after `delay`.
+    /// Fires the reconnect `delay` after now (taken from the clock here,
+    /// before the consumer is told of the disconnection).
     func scheduleReconnect(after delay: Duration) {
         reconnectTask?.cancel()
         let current = run
+        let deadline = clock.now.advanced(by: delay)
         reconnectTask = Task {
-            try? await Task.sleep(for: delay)
+            try? await self.clock.sleep(until: deadline, tolerance: nil)
             guard !Task.isCancelled else { return }
             self.reconnectTimerFired(run: current)
         }

@@ -32,7 +32,11 @@ import LiveModel
 /// Logs go to the `LiveFirebase.stream` logger (connections at debug,
 /// disconnections and ends at notice), and neither logs nor errors ever
 /// contain a token.
-public actor DatabaseStream {
+///
+/// Its timers (the keep-alive timeout and the reconnect backoff) run on
+/// `StreamClock`: a ``DatabaseStream`` made without a clock uses
+/// `ContinuousClock`; a test can pass a clock it advances by hand.
+public actor DatabaseStream<StreamClock: Clock<Duration>> {
     /// The location streamed, with its credentials.
     public nonisolated let reference: DatabaseReference
     /// The query whose window is streamed.
@@ -41,6 +45,8 @@ public actor DatabaseStream {
     public nonisolated let configuration: StreamConfiguration
     let transport: any StreamTransport
     let logger: Logger
+    /// Measures the keep-alive timeout and the backoff.
+    let clock: StreamClock
 
     var machine: StreamMachine?
     var continuation: AsyncStream<StreamMessage>.Continuation?
@@ -50,24 +56,29 @@ public actor DatabaseStream {
     var connection = 0
     var connectionTask: Task<Void, Never>?
     var reconnectTask: Task<Void, Never>?
-    var keepAliveDeadline: ContinuousClock.Instant?
+    var keepAliveDeadline: StreamClock.Instant?
     var keepAliveTask: Task<Void, Never>?
     var redactor = StreamRedactor()
 
-    /// A stream of `reference` (and `query`), not started yet.
+    /// A stream of `reference` (and `query`) whose timers run on `clock`,
+    /// not started yet.
     ///
     /// - Parameters:
     ///   - transport: Opens the connections; by default a
     ///     ``URLSessionStreamTransport`` of the stream's own.
+    ///   - clock: Measures ``StreamConfiguration/keepAliveTimeout`` and the
+    ///     backoff delays.
     ///   - logger: Where connections and failures are logged.
     public init(reference: DatabaseReference, query: DatabaseQuery = DatabaseQuery(),
                 transport: any StreamTransport = URLSessionStreamTransport(),
                 configuration: StreamConfiguration = StreamConfiguration(),
+                clock: StreamClock,
                 logger: Logger = Logger(label: "LiveFirebase.stream")) {
         self.reference = reference
         self.query = query
         self.transport = transport
         self.configuration = configuration
+        self.clock = clock
         self.logger = logger
     }
 
@@ -158,5 +169,22 @@ public actor DatabaseStream {
 
     private func consumerLeft(run ended: Int) {
         if ended == run { stop() }
+    }
+}
+
+extension DatabaseStream where StreamClock == ContinuousClock {
+    /// A stream of `reference` (and `query`) whose timers run on the
+    /// `ContinuousClock`, not started yet.
+    ///
+    /// - Parameters:
+    ///   - transport: Opens the connections; by default a
+    ///     ``URLSessionStreamTransport`` of the stream's own.
+    ///   - logger: Where connections and failures are logged.
+    public init(reference: DatabaseReference, query: DatabaseQuery = DatabaseQuery(),
+                transport: any StreamTransport = URLSessionStreamTransport(),
+                configuration: StreamConfiguration = StreamConfiguration(),
+                logger: Logger = Logger(label: "LiveFirebase.stream")) {
+        self.init(reference: reference, query: query, transport: transport, configuration: configuration,
+                  clock: ContinuousClock(), logger: logger)
     }
 }

@@ -176,14 +176,16 @@ struct StreamMachine: Sendable {
     }
 
     /// Closes the connection and reconnects after the next backoff delay.
+    /// The reconnect is scheduled before the consumer is told, so the
+    /// delay it is told runs from before it hears of it.
     mutating func fail(_ error: DatabaseError, _ actions: inout [Action]) {
         let delay = backoff.delay(attempt: failures)
         failures += 1
         redirects = 0
         phase = .waiting
         actions.append(.closeConnection)
-        actions.append(.deliver(.disconnected(error, retryAfter: delay)))
         actions.append(.scheduleReconnect(after: delay))
+        actions.append(.deliver(.disconnected(error, retryAfter: delay)))
     }
 
     /// Closes the connection and reconnects at once with a fresh credential.

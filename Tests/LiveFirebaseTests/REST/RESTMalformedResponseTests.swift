@@ -8,6 +8,7 @@ import FoundationNetworking
 #endif
 @testable import LiveFirebase
 import LiveModel
+import LiveTestSupport
 import Testing
 
 @Suite struct RESTMalformedResponseTests {
@@ -178,8 +179,13 @@ import Testing
         }
     }
 
+    /// Random statuses, headers and bodies: every call ends, a failure is a
+    /// `DatabaseError` without the token (``error(_:)`` checks), an error
+    /// status always fails, and a 2xx answer fails only as an invalid
+    /// response.
     @Test(arguments: SplitMix64.testSeeds)
     func randomAnswersNeverCrash(seed: UInt64) async throws {
+        let replay = TestSeed(seed, test: "randomAnswersNeverCrash")
         var rng = SplitMix64(seed: seed)
         let fragments = ["{", "}", "[", "]", "\"", ":", ",", "a", "\"k\"", "1", "-", "e9", "null", "true", ".priority",
                          "\".value\"", "\\u00e9", "\\", " ", "é", "\u{0}", "<html>", "{\"error\":", "\"name\""]
@@ -192,14 +198,25 @@ import Testing
             if Bool.random(using: &rng) { headers["Location"] = ["https://db.example.com/x.json", "::", ""].randomElement(using: &rng)! }
             let client = try client(RESTFakeTransport(RESTFakeAnswer(status: status, headers: headers, body: body)))
             let query = RESTQueryFixtures.query(RESTQueryFixtures.orders.randomElement(using: &rng)!, children: [], using: &rng)
-            _ = await error { _ = try await client.get("x", query: query) }
-            _ = await error { _ = try await client.getWithETag("x") }
-            _ = await error { _ = try await client.getShallow("x") }
-            _ = await error { _ = try await client.push(1) }
-            _ = await error { try await client.set(1, ifMatch: "tag") }
-            _ = round
+            let errors = [
+                await error { _ = try await client.get("x", query: query) },
+                await error { _ = try await client.getWithETag("x") },
+                await error { _ = try await client.getShallow("x") },
+                await error { _ = try await client.push(1) },
+                await error { try await client.set(1, ifMatch: "tag") },
+            ]
+            let context = "round \(round), status \(status), headers \(headers), body \(body.debugDescription); \(replay)"
+            if status >= 400 {
+                #expect(errors.allSatisfy { $0 != nil }, "an error status succeeded: \(context)")
+            }
+            if (200..<300).contains(status) {
+                for case let failure? in errors {
+                    guard case .invalidResponse = failure else {
+                        Issue.record("a 2xx answer failed with \(failure): \(context)"); continue
+                    }
+                }
+            }
         }
-        _ = seed
     }
 }
 

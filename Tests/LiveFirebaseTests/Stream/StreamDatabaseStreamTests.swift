@@ -1,5 +1,6 @@
 // StreamDatabaseStreamTests.swift — the stream driver over a scripted
-// transport: requests, timers, reconnects, stopping and redaction.
+// transport and a test clock: requests, timers, reconnects, stopping and
+// redaction, with no real time involved.
 
 import Foundation
 #if canImport(FoundationNetworking)
@@ -7,28 +8,36 @@ import FoundationNetworking
 #endif
 @testable import LiveFirebase
 import LiveModel
+import Logging
 import Testing
 
-@Suite struct StreamDatabaseStreamTests {
+@Suite(.timeLimit(.minutes(1))) struct StreamDatabaseStreamTests {
     static let token = "tok-0123456789-secret"
 
     private func reference(_ credentials: Credentials = .none, path: String = "/rooms/lobby") throws -> DatabaseReference {
         try DatabaseReference(url: "https://db.example.com", path: path, credentials: credentials)
     }
 
-    /// Short backoffs for tests. The keep-alive timeout is long: a test that
-    /// counts connections must not see one timed out because a loaded machine
-    /// stalled the process; the tests of the timeout set their own.
-    static let fast = StreamConfiguration(keepAliveTimeout: .seconds(30), initialBackoff: .milliseconds(20),
+    /// Backoffs with jitter; the timers run on a ``TestClock``, so only the
+    /// tests' advances make them fire.
+    static let fast = StreamConfiguration(keepAliveTimeout: .seconds(60), initialBackoff: .milliseconds(20),
                                           maxBackoff: .milliseconds(100), jitter: .full)
+
+    /// A stream over `transport` whose timers run on `clock`.
+    private func makeStream(_ reference: DatabaseReference, query: DatabaseQuery = DatabaseQuery(),
+                        _ transport: StreamFakeTransport, _ clock: TestClock,
+                        configuration: StreamConfiguration = Self.fast,
+                        logger: Logger = streamQuietLogger) -> DatabaseStream<TestClock> {
+        DatabaseStream(reference: reference, query: query, transport: transport, configuration: configuration,
+                       clock: clock, logger: logger)
+    }
 
     @Test("GET with text/event-stream, the query's parameters and the credential; messages in order")
     func happyPath() async throws {
         let transport = StreamFakeTransport([[.ok, .put("/", #"{"a":1}"#), .sse("patch", #"{"path":"/","data":{"b":2}}"#),
                                               .sse("keep-alive", "null"), .put("/a", "3")]])
-        let stream = DatabaseStream(reference: try reference(.fixed(.idToken(Self.token))),
-                                    query: DatabaseQuery(order: .key).limited(toFirst: 2),
-                                    transport: transport, configuration: Self.fast, logger: streamQuietLogger)
+        let stream = makeStream(try reference(.fixed(.idToken(Self.token))),
+                            query: DatabaseQuery(order: .key).limited(toFirst: 2), transport, TestClock())
         let recorder = StreamRecorder(await stream.start())
         #expect(await recorder.waitFor("put /a"))
         #expect(recorder.summaries == ["connected", #"put / {"a":1}"#, "patch / b=2", "put /a 3"])
@@ -41,14 +50,14 @@ import Testing
         #expect(await stream.isRunning)
         await stream.stop()
         #expect(await recorder.waitFor("ended"))
-        #expect(await eventually { transport.isClosed(0) }, "stopping closes the connection")
+        #expect(await transport.waitUntilClosed(0), "stopping closes the connection")
         #expect(await !stream.isRunning)
     }
 
     @Test("a bearer credential goes in the header, not the URL")
     func bearer() async throws {
         let transport = StreamFakeTransport([[.ok]])
-        let stream = DatabaseStream(reference: try reference(.fixed(.bearer(Self.token))), transport: transport, logger: streamQuietLogger)
+        let stream = makeStream(try reference(.fixed(.bearer(Self.token))), transport, TestClock())
         let recorder = StreamRecorder(await stream.start())
         #expect(await recorder.waitFor("connected"))
         let request = try #require(transport.requests.first)
@@ -65,9 +74,10 @@ import Testing
             [.fail(URLError(.networkConnectionLost))],
             [.ok, .put("/", "2")],
         ])
-        let stream = DatabaseStream(reference: try reference(), transport: transport, configuration: Self.fast, logger: streamQuietLogger)
+        let clock = TestClock()
+        let stream = makeStream(try reference(), transport, clock)
         let recorder = StreamRecorder(await stream.start())
-        #expect(await recorder.waitFor("put / 2"))
+        #expect(await recorder.waitFor("put / 2", reconnectingOn: clock))
         let summaries = recorder.summaries
         #expect(Array(summaries.prefix(2)) == ["connected", "put / 1"])
         #expect(summaries.filter { $0.hasPrefix("disconnected") }.count == 3, "\(summaries)")
@@ -83,10 +93,10 @@ import Testing
             [.ok, .put("/", "1"), .end],
             [.ok, .put("/", "2")],
         ])
-        let stream = DatabaseStream(reference: try reference(.fixed(.idToken(Self.token))), transport: transport,
-                                    configuration: Self.fast, logger: streamQuietLogger)
+        let clock = TestClock()
+        let stream = makeStream(try reference(.fixed(.idToken(Self.token))), transport, clock)
         let recorder = StreamRecorder(await stream.start())
-        #expect(await recorder.waitFor("put / 2"))
+        #expect(await recorder.waitFor("put / 2", reconnectingOn: clock))
         let urls = transport.requests.map { $0.url?.absoluteString ?? "" }
         try #require(urls.count == 3, "\(urls)")
         #expect(urls[1] == "https://db2.example.com/rooms/lobby.json?auth=\(Self.token)", "the token replaces the old one")
@@ -97,68 +107,68 @@ import Testing
     @Test("silence past the keep-alive timeout closes the connection and reconnects")
     func keepAliveTimeout() async throws {
         let transport = StreamFakeTransport([[.ok, .put("/", "1")]], fallback: [.ok, .put("/", "2")])
+        let clock = TestClock()
         var configuration = Self.fast
-        configuration.keepAliveTimeout = .milliseconds(300)
-        let stream = DatabaseStream(reference: try reference(), transport: transport, configuration: configuration, logger: streamQuietLogger)
+        configuration.keepAliveTimeout = .seconds(5)
+        let stream = makeStream(try reference(), transport, clock, configuration: configuration)
         let recorder = StreamRecorder(await stream.start())
-        #expect(await recorder.waitFor("put / 2"))
-        #expect(recorder.summaries.contains("disconnected: connection failed: no data from the server for 0.3 seconds"))
-        #expect(await eventually { transport.isClosed(0) }, "the silent connection is closed")
+        #expect(await recorder.waitFor("put / 1"))
+        clock.advance(by: .seconds(5))
+        #expect(await recorder.waitFor("disconnected"))
+        #expect(recorder.summaries.contains("disconnected: connection failed: no data from the server for 5.0 seconds"),
+                "\(recorder.summaries)")
+        #expect(await transport.waitUntilClosed(0), "the silent connection is closed")
+        #expect(await recorder.waitFor("put / 2", reconnectingOn: clock))
         await stream.stop()
     }
 
-    @Test("bytes keep the connection alive")
+    @Test("bytes keep the connection alive; the timeout counts from the last of them")
     func keepAliveBytes() async throws {
-        // Pings every 100 ms for 5 s against a 4 s timeout. A run in which
-        // the machine stalled this test for over 2 s (before the first ping
-        // or between two) says nothing about the timer, and is run again
-        // (3 runs at most).
-        for run in 1...3 {
-            let transport = StreamFakeTransport([[.ok, .put("/", "1")]])
-            var configuration = Self.fast
-            configuration.keepAliveTimeout = .seconds(4)
-            let stream = DatabaseStream(reference: try reference(), transport: transport, configuration: configuration, logger: streamQuietLogger)
-            // From the start: the wait for the first put counts as a gap.
-            let clock = ContinuousClock()
-            var last = clock.now, longestGap = Duration.zero
-            let recorder = StreamRecorder(await stream.start())
-            #expect(await recorder.waitFor("put / 1"))
-            for _ in 0..<50 {
-                try await Task.sleep(for: .milliseconds(100))
-                longestGap = max(longestGap, clock.now - last)
-                last = clock.now
-                transport.push([.event(.bytes(Array(": ping\n".utf8)))])
-            }
-            let disconnected = recorder.summaries.contains { $0.hasPrefix("disconnected") }
-            await stream.stop()
-            if disconnected, longestGap > .seconds(2), run < 3 { continue }
-            #expect(!disconnected, "\(recorder.summaries); longest gap between pings \(longestGap)")
-            #expect(transport.count == 1)
-            return
+        // A ping every 100 ms for 5 s against a 4 s timeout, each handled
+        // before the clock moves on; then 4 s of silence.
+        let transport = StreamFakeTransport([[.ok, .put("/", "1")]])
+        let clock = TestClock()
+        var configuration = Self.fast
+        configuration.keepAliveTimeout = .seconds(4)
+        let stream = makeStream(try reference(), transport, clock, configuration: configuration)
+        let recorder = StreamRecorder(await stream.start())
+        #expect(await recorder.waitFor("put / 1"))
+        let handled = 2  // the response and the put
+        for ping in 1...50 {
+            clock.advance(by: .milliseconds(100))
+            transport.push([.event(.bytes(Array(": ping\n".utf8)))])
+            try #require(await transport.waitUntilHandled(handled + ping, of: 0),
+                         "ping \(ping) at \(clock.now.offset): \(recorder.summaries)")
         }
+        #expect(!recorder.summaries.contains { $0.hasPrefix("disconnected") }, "\(recorder.summaries)")
+        #expect(transport.count == 1)
+        clock.advance(by: .seconds(4))
+        #expect(await recorder.waitFor("disconnected: connection failed: no data from the server for 4.0 seconds"))
+        await stream.stop()
     }
 
     @Test("ending the iteration stops the stream and closes the connection")
     func consumerLeaves() async throws {
         let transport = StreamFakeTransport([[.ok, .put("/", "1")]])
-        let stream = DatabaseStream(reference: try reference(), transport: transport, configuration: Self.fast, logger: streamQuietLogger)
+        let stream = makeStream(try reference(), transport, TestClock())
         let recorder = StreamRecorder(await stream.start())
         #expect(await recorder.waitFor("put / 1"))
         recorder.cancel()
-        #expect(await eventually { await !stream.isRunning })
-        #expect(await eventually { transport.isClosed(0) })
+        #expect(await transport.waitUntilClosed(0))
+        #expect(await !stream.isRunning, "the stream stopped as it closed the connection")
     }
 
     @Test("starting again stops the first run, which ends, and connects afresh")
     func restart() async throws {
         let transport = StreamFakeTransport([], fallback: [.ok, .put("/", "1")])
-        let stream = DatabaseStream(reference: try reference(), transport: transport, configuration: Self.fast, logger: streamQuietLogger)
+        let stream = makeStream(try reference(), transport, TestClock())
         let first = StreamRecorder(await stream.start())
         #expect(await first.waitFor("put / 1"))
         let second = StreamRecorder(await stream.start())
         #expect(await first.waitFor("ended"))
         #expect(await second.waitFor("put / 1"))
-        #expect(transport.count == 2 && transport.isClosed(0))
+        #expect(await transport.waitUntilClosed(0))
+        #expect(transport.count == 2)
         await stream.stop()
         #expect(await second.waitFor { $0.last == "ended" })
     }
@@ -166,8 +176,7 @@ import Testing
     @Test("an invalid query ends at once")
     func invalidQuery() async throws {
         let transport = StreamFakeTransport([])
-        let stream = DatabaseStream(reference: try reference(), query: DatabaseQuery().limited(toFirst: 0),
-                                    transport: transport, logger: streamQuietLogger)
+        let stream = makeStream(try reference(), query: DatabaseQuery().limited(toFirst: 0), transport, TestClock())
         let recorder = StreamRecorder(await stream.start())
         #expect(await recorder.waitFor("ended: invalid query"))
         #expect(transport.count == 0)
@@ -184,7 +193,7 @@ import Testing
             asked.append("\(force)")
             return .idToken(force ? "fresh-token-after-refresh" : Self.token)
         }
-        let stream = DatabaseStream(reference: try reference(credentials), transport: transport, configuration: Self.fast, logger: streamQuietLogger)
+        let stream = makeStream(try reference(credentials), transport, TestClock())
         let recorder = StreamRecorder(await stream.start())
         #expect(await recorder.waitFor("put / 2"))
         #expect(asked.all == ["false", "true"])
@@ -202,9 +211,10 @@ import Testing
             if asked.all.count == 1 { throw URLError(.notConnectedToInternet) }
             return .idToken(Self.token)
         }
-        let stream = DatabaseStream(reference: try reference(credentials), transport: transport, configuration: Self.fast, logger: streamQuietLogger)
+        let clock = TestClock()
+        let stream = makeStream(try reference(credentials), transport, clock)
         let recorder = StreamRecorder(await stream.start())
-        #expect(await recorder.waitFor("put / 1"))
+        #expect(await recorder.waitFor("put / 1", reconnectingOn: clock))
         #expect(recorder.summaries.first?.hasPrefix("disconnected: no credential: the provider failed") == true)
         #expect(transport.count == 1)
         await stream.stop()
@@ -226,10 +236,11 @@ import Testing
             [.event(.response(status: 404, headers: [:])),
              .event(.bytes(Array(#"{"error": "not found: \#(QueryEncoding.percentEncode(Self.token))"}"#.utf8))), .end],
         ])
-        let stream = DatabaseStream(reference: try reference(.fixed(.idToken(Self.token))), transport: transport,
-                                    configuration: Self.fast, logger: StreamLogCapture.logger(lines))
+        let clock = TestClock()
+        let stream = makeStream(try reference(.fixed(.idToken(Self.token))), transport, clock,
+                            logger: StreamLogCapture.logger(lines))
         let recorder = StreamRecorder(await stream.start())
-        #expect(await recorder.waitFor("ended"))
+        #expect(await recorder.waitFor("ended", reconnectingOn: clock))
         let texts = recorder.messages.map { "\($0) \($0.summary) \(String(reflecting: $0))" }
         #expect(texts.count == 4, "\(texts)")
         for text in texts + lines.all {

@@ -87,8 +87,9 @@ import Testing
         var m = streamMachine()
         m.open()
         var actions = m.handle(.keepAliveTimeout)
-        #expect(actions.summaries.prefix(2) == ["close", "deliver disconnected: connection failed: no data from the server for 60.0 seconds"])
-        #expect(actions.summaries.last == "reconnect" && m.phase == .waiting)
+        #expect(actions.summaries == ["close", "reconnect", "deliver disconnected: connection failed: no data from the server for 60.0 seconds"],
+                "the reconnect is scheduled before the consumer hears of it")
+        #expect(m.phase == .waiting)
         #expect(m.handle(.keepAliveTimeout).isEmpty, "no connection to time out")
         _ = m.handle(.reconnectTimerFired)
         #expect(m.handle(.keepAliveTimeout).summaries.first == "close", "the wait for a response times out too")
@@ -102,15 +103,15 @@ import Testing
     }
 
     @Test("a malformed payload closes, reports and reconnects; the events after it in the chunk are dropped")
-    func malformed() {
+    func malformed() throws {
         var m = streamMachine()
         m.open()
         let bytes = sseBytes("put", #"{"path": "/", "data": {"#) + sseBytes("put", #"{"path":"/","data":1}"#)
         let actions = m.handle(.bytes(bytes))
-        #expect(actions.summaries.prefix(2) == ["arm 60.0 seconds", "close"])
-        #expect(actions.summaries[2].hasPrefix(
+        try #require(actions.count == 4, "\(actions.summaries)")
+        #expect(actions.summaries.prefix(3) == ["arm 60.0 seconds", "close", "reconnect"])
+        #expect(actions.summaries[3].hasPrefix(
             "deliver disconnected: invalid response from the server: a put event whose data is not a valid payload: "))
-        #expect(actions.summaries.last == "reconnect")
         #expect(actions.delivered.count == 1)
 
         for bad in [#"{"path": 3, "data": 1}"#, #"{"data": 1}"#, "[]", "", #"{"path":"/a/$b","data":1}"#,

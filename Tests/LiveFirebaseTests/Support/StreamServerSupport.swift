@@ -16,6 +16,9 @@ func streamWrite(_ server: LiveServer, _ method: String, _ path: String, _ body:
     server.addToken("owner")
     var request = URLRequest(url: URL(string: "\(server.url)\(path).json?auth=owner")!)
     request.httpMethod = method
+    // A write of megabytes can keep a debug server on a loaded machine
+    // busy past URLRequest's default 60 s: wait for it.
+    request.timeoutInterval = 600
     request.httpBody = Data(body.utf8)
     let (_, response) = try await URLSession.shared.data(for: request)
     let status = (response as? HTTPURLResponse)?.statusCode ?? 0

@@ -12,7 +12,13 @@ import Logging
 /// A ``StreamTransport`` whose connections follow scripts; a connection
 /// without a script (or whose script is done) stays open until the test
 /// pushes more or finishes it, or the stream closes it.
+///
+/// It counts what the stream took from each connection, so a test can wait
+/// until an event was handled (the stream asks for the next one only after
+/// handling the last), and whether it was closed.
 final class StreamFakeTransport: StreamTransport, @unchecked Sendable {
+    // @unchecked: `scripts` is guarded by `lock`; `connections` is a
+    // WatchedState, which has its own.
     enum Step: Sendable {
         case event(TransportEvent)
         /// The server closes the connection.
@@ -21,16 +27,20 @@ final class StreamFakeTransport: StreamTransport, @unchecked Sendable {
         case fail(any Error)
     }
 
-    private struct Connection {
+    /// What a test can see of one connection.
+    struct Connection {
         let request: URLRequest
         let continuation: AsyncThrowingStream<TransportEvent, any Error>.Continuation
+        /// How many events the stream asked for.
+        var asked = 0
+        /// Closed by its consumer, or finished.
         var closed = false
     }
 
     private let lock = NSLock()
     private var scripts: [[Step]]
     private let fallback: [Step]
-    private var connections: [Connection] = []
+    private let connections = WatchedState<[Connection]>([])
 
     /// - Parameters:
     ///   - scripts: One per connection, in order.
@@ -41,16 +51,39 @@ final class StreamFakeTransport: StreamTransport, @unchecked Sendable {
     }
 
     func open(_ request: URLRequest) -> AsyncThrowingStream<TransportEvent, any Error> {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: TransportEvent.self)
-        let (index, script) = lock.withLock {
-            connections.append(Connection(request: request, continuation: continuation))
-            return (connections.count - 1, scripts.isEmpty ? fallback : scripts.removeFirst())
+        let (events, continuation) = AsyncThrowingStream.makeStream(of: TransportEvent.self)
+        let script = lock.withLock { scripts.isEmpty ? fallback : scripts.removeFirst() }
+        let index = connections.update { all in
+            all.append(Connection(request: request, continuation: continuation))
+            return all.count - 1
         }
-        continuation.onTermination = { [weak self] _ in
-            self?.lock.withLock { self?.connections[index].closed = true }
-        }
+        continuation.onTermination = { [connections] _ in connections.update { $0[index].closed = true } }
         play(script, on: continuation)
-        return stream
+        // Hand the events out one by one, counting the asks; the source
+        // goes (and counts as closed) when the stream drops the sequence.
+        let source = Source(events.makeAsyncIterator()) { [connections] in
+            connections.update { $0[index].closed = true }
+        }
+        return AsyncThrowingStream(unfolding: { [connections] in
+            connections.update { $0[index].asked += 1 }
+            return try await source.next()
+        })
+    }
+
+    /// The iterator of a connection's events, telling when it is let go.
+    private final class Source: @unchecked Sendable {
+        // @unchecked: one consumer at a time, as for any async iterator.
+        private var iterator: AsyncThrowingStream<TransportEvent, any Error>.Iterator
+        private let released: @Sendable () -> Void
+
+        init(_ iterator: AsyncThrowingStream<TransportEvent, any Error>.Iterator, released: @escaping @Sendable () -> Void) {
+            self.iterator = iterator
+            self.released = released
+        }
+
+        func next() async throws -> TransportEvent? { try await iterator.next() }
+
+        deinit { released() }
     }
 
     private func play(_ script: [Step], on continuation: AsyncThrowingStream<TransportEvent, any Error>.Continuation) {
@@ -64,15 +97,34 @@ final class StreamFakeTransport: StreamTransport, @unchecked Sendable {
     }
 
     /// The requests, in order.
-    var requests: [URLRequest] { lock.withLock { connections.map(\.request) } }
+    var requests: [URLRequest] { connections.read { $0.map(\.request) } }
     /// How many connections were opened.
-    var count: Int { lock.withLock { connections.count } }
-    /// Whether connection `index` was closed by its consumer or finished.
-    func isClosed(_ index: Int) -> Bool { lock.withLock { connections[index].closed } }
+    var count: Int { connections.read { $0.count } }
+    /// Whether connection `index` was opened and then closed by its
+    /// consumer or finished.
+    func isClosed(_ index: Int) -> Bool { connections.read { $0.indices.contains(index) && $0[index].closed } }
+
+    /// Waits until connection `index` is opened and closed.
+    func waitUntilClosed(_ index: Int) async -> Bool {
+        await connections.wait { $0.indices.contains(index) && $0[index].closed }
+    }
+
+    /// Waits until `count` connections were opened.
+    func waitForConnections(_ count: Int) async -> Bool {
+        await connections.wait { $0.count >= count }
+    }
+
+    /// Waits until the stream handled `events` events of connection
+    /// `index` (it asks for one more than it handled); false if the
+    /// connection closes first.
+    func waitUntilHandled(_ events: Int, of index: Int) async -> Bool {
+        await connections.wait { $0.indices.contains(index) && ($0[index].asked > events || $0[index].closed) }
+            && !isClosed(index)
+    }
 
     /// Plays `steps` on the latest connection.
     func push(_ steps: [Step]) {
-        guard let continuation = lock.withLock({ connections.last?.continuation }) else { return }
+        guard let continuation = connections.read({ $0.last?.continuation }) else { return }
         play(steps, on: continuation)
     }
 }
@@ -94,19 +146,19 @@ extension StreamFakeTransport.Step {
 
 /// Collects the messages of a stream in the background.
 final class StreamRecorder: @unchecked Sendable {
-    // @unchecked: `recorded` is guarded by `lock`; `task` is set once in init.
-    private let lock = NSLock()
-    private var recorded: [StreamMessage] = []
+    // @unchecked: `recorded` has its own lock; `task` is set once in init.
+    private let recorded = WatchedState<[StreamMessage]>([])
     private var task: Task<Void, Never>?
 
     init(_ stream: AsyncStream<StreamMessage>) {
-        task = Task { [self] in
-            for await message in stream { lock.withLock { recorded.append(message) } }
+        task = Task { [recorded] in
+            for await message in stream { recorded.update { $0.append(message) } }
+            recorded.finish()
         }
     }
 
     /// The messages so far.
-    var messages: [StreamMessage] { lock.withLock { recorded } }
+    var messages: [StreamMessage] { recorded.value }
 
     /// Stops consuming (ending the iteration).
     func cancel() {
@@ -116,15 +168,42 @@ final class StreamRecorder: @unchecked Sendable {
     /// The messages, summarised.
     var summaries: [String] { messages.map(\.summary) }
 
-    /// Waits until the summaries satisfy `condition`.
-    func waitFor(_ seconds: Double = 10, _ condition: @Sendable ([String]) -> Bool) async -> Bool {
-        await eventually(seconds) { condition(summaries) }
+    /// Waits until the summaries satisfy `condition`: false if the stream
+    /// ends first (or the test's time limit cancels the wait).
+    func waitFor(_ condition: @escaping @Sendable ([String]) -> Bool) async -> Bool {
+        await recorded.wait { condition($0.map(\.summary)) }
     }
 
     /// Waits until a summary starting with `prefix` arrived (at least
     /// `count` of them).
-    func waitFor(_ prefix: String, count: Int = 1, _ seconds: Double = 10) async -> Bool {
-        await waitFor(seconds) { $0.filter { $0.hasPrefix(prefix) }.count >= count }
+    func waitFor(_ prefix: String, count: Int = 1) async -> Bool {
+        await waitFor { $0.filter { $0.hasPrefix(prefix) }.count >= count }
+    }
+}
+
+extension StreamRecorder {
+    /// Waits for a summary starting with `prefix` (at least `count` of
+    /// them), advancing `clock` by the delay of each disconnection told
+    /// meanwhile, so the stream reconnects without real time passing.
+    ///
+    /// The stream arms its reconnect timer before it tells of the
+    /// disconnection, so the advance always reaches it.
+    func waitFor(_ prefix: String, count: Int = 1, reconnectingOn clock: TestClock) async -> Bool {
+        let reached: @Sendable ([String]) -> Bool = { $0.filter { $0.hasPrefix(prefix) }.count >= count }
+        var advanced = 0
+        while true {
+            let seen = advanced
+            guard await waitFor({ reached($0) || $0.filter { $0.hasPrefix("disconnected") }.count > seen }) else {
+                return false
+            }
+            let messages = self.messages
+            if reached(messages.map(\.summary)) { return true }
+            let delays = messages.compactMap { message -> Duration? in
+                if case .disconnected(_, let delay) = message { delay } else { nil }
+            }
+            for delay in delays[advanced...] { clock.advance(by: delay) }
+            advanced = delays.count
+        }
     }
 }
 

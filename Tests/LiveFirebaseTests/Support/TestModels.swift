@@ -1,6 +1,7 @@
 // TestModels.swift — a model holding a child's raw value, and a seeded RNG.
 
 import LiveModel
+import LiveTestSupport
 
 /// A model that keeps a child's value as it came.
 struct RawChild: LiveModelProtocol, Equatable {
@@ -16,22 +17,18 @@ struct RawChild: LiveModelProtocol, Equatable {
 }
 
 extension SplitMix64 {
-    /// Seeds for a randomized test: a few fixed ones, and one new each run
-    /// (every failure message names its seed, to replay it here).
-    static var testSeeds: [UInt64] { [1, 2, 3, 0xC0FFEE, UInt64.random(in: 0...UInt64.max)] }
-}
-
-/// The seed of a randomised test: `LIVE_SEED` from the environment, or a new one.
-func testSeed() -> UInt64 {
-    if let text = ProcessInfoEnvironment.value("LIVE_SEED"), let seed = UInt64(text) { return seed }
-    return UInt64.random(in: 1...UInt64.max)
-}
-
-enum ProcessInfoEnvironment {
-    static func value(_ name: String) -> String? {
-        guard let raw = getenv(name) else { return nil }
-        return String(cString: raw)
+    /// Seeds for a randomized test: `LIVE_TEST_SEED` alone when set, else a
+    /// few fixed ones and one new each run (every failure names its seed,
+    /// to replay it with `LIVE_TEST_SEED`).
+    static var testSeeds: [UInt64] {
+        TestSeed.all("randomised", defaults: [1, 2, 3, 0xC0FFEE], fresh: true).map(\.value)
     }
+}
+
+/// The seed of a randomised test: `LIVE_TEST_SEED` from the environment, or
+/// a new one; printed with how to replay it.
+func testSeed(_ test: String = #function) -> UInt64 {
+    TestSeed.current(test).value
 }
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 // REPLProcess.swift — runs the built live-repl binary in script mode.
 
 import Foundation
+import LiveTestSupport
 import Testing
 
 /// The output of one run of `live-repl`.
@@ -31,8 +32,13 @@ enum REPLProcess {
     }
 
     /// Runs `live-repl arguments` with `input` on standard input (not a
-    /// terminal: script mode), and waits for it to end.
-    static func run(_ arguments: [String], input: String, environment: [String: String] = [:]) throws -> REPLRun {
+    /// terminal: script mode), and waits for it to end, off the cooperative
+    /// pool.
+    static func run(_ arguments: [String], input: String, environment: [String: String] = [:]) async throws -> REPLRun {
+        try await offThePool { try runBlocking(arguments, input: input, environment: environment) }
+    }
+
+    private static func runBlocking(_ arguments: [String], input: String, environment: [String: String]) throws -> REPLRun {
         let process = Process()
         process.executableURL = try binary()
         process.arguments = arguments
@@ -44,13 +50,14 @@ enum REPLProcess {
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
-        // Read both outputs while writing, so no pipe fills up.
+        // Read both outputs while writing, so no pipe fills up; on threads
+        // of their own, as the global queues share the cooperative pool's.
         let group = DispatchGroup()
         nonisolated(unsafe) var out = Data(), err = Data()
         group.enter()
-        DispatchQueue.global().async { out = stdout.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        Thread { out = stdout.fileHandleForReading.readDataToEndOfFile(); group.leave() }.start()
         group.enter()
-        DispatchQueue.global().async { err = stderr.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        Thread { err = stderr.fileHandleForReading.readDataToEndOfFile(); group.leave() }.start()
         stdin.fileHandleForWriting.write(Data(input.utf8))
         try stdin.fileHandleForWriting.close()
         process.waitUntilExit()

@@ -16,7 +16,7 @@ struct AuthTests {
         var description: String { "GET \(get), PUT \(put), stream \(stream)" }
     }
 
-    static func statuses(_ server: LiveServer, _ token: String?, _ carrier: Carrier) throws -> Statuses {
+    static func statuses(_ server: LiveServer, _ token: String?, _ carrier: Carrier) async throws -> Statuses {
         var query = "", headers: [String: String] = [:]
         if let token {
             switch carrier {
@@ -26,17 +26,17 @@ struct AuthTests {
             }
         }
         let p = server.port
-        let get = try request(p, "GET", "/auth.json" + query, headers: headers).status
-        let put = try request(p, "PUT", "/auth/x.json" + query, headers: headers, body: "1").status
-        let stream = try EventReader(port: p, "/auth.json" + query, headers: headers).status
+        let get = try await request(p, "GET", "/auth.json" + query, headers: headers).status
+        let put = try await request(p, "PUT", "/auth/x.json" + query, headers: headers, body: "1").status
+        let stream = try await EventReader(port: p, "/auth.json" + query, headers: headers).status
         return Statuses(get: get, put: put, stream: stream)
     }
 
     /// Checks every carrier of every token against the expected statuses.
-    static func expect(_ server: LiveServer, _ expected: [String?: Int], _ context: String) throws {
+    static func expect(_ server: LiveServer, _ expected: [String?: Int], _ context: String) async throws {
         for (token, status) in expected {
             for carrier in Carrier.allCases where token != nil || carrier == .query {
-                let got = try statuses(server, token, carrier)
+                let got = try await statuses(server, token, carrier)
                 #expect(got == .all(status), "\(context): token \(token ?? "none") by \(carrier): \(got)")
             }
         }
@@ -45,21 +45,21 @@ struct AuthTests {
     @Test("open mode on loopback: everyone, owner included, may read, write and listen")
     func openLoopback() async throws {
         try await withServer { server in
-            try Self.expect(server, [nil: 200, "owner": 200, "anyone": 200], "open, loopback")
+            try await Self.expect(server, [nil: 200, "owner": 200, "anyone": 200], "open, loopback")
         }
     }
 
     @Test("tokens on loopback: exactly the given tokens; owner and others get 401")
     func tokensLoopback() async throws {
         try await withServer({ $0.tokens = ["alice"] }) { server in
-            try Self.expect(server, [nil: 401, "alice": 200, "owner": 401, "mallory": 401], "tokens, loopback")
+            try await Self.expect(server, [nil: 401, "alice": 200, "owner": 401, "mallory": 401], "tokens, loopback")
         }
     }
 
     @Test("tokens beyond loopback: exactly the given tokens; owner and others get 401")
     func tokensRemote() async throws {
         try await withServer({ $0.host = "0.0.0.0"; $0.tokens = ["s3cret"] }) { server in
-            try Self.expect(server, [nil: 401, "s3cret": 200, "owner": 401, "wrong": 401], "tokens, 0.0.0.0")
+            try await Self.expect(server, [nil: 401, "s3cret": 200, "owner": 401, "wrong": 401], "tokens, 0.0.0.0")
         }
     }
 
@@ -67,9 +67,9 @@ struct AuthTests {
     func ownerNamed() async throws {
         for host in ["127.0.0.1", "0.0.0.0"] {
             try await withServer({ $0.host = host; $0.tokens = ["alice", "owner"] }) { server in
-                try Self.expect(server, [nil: 401, "alice": 200, "owner": 200, "mallory": 401], "owner named, \(host)")
+                try await Self.expect(server, [nil: 401, "alice": 200, "owner": 200, "mallory": 401], "owner named, \(host)")
                 server.revoke(token: "owner")
-                try Self.expect(server, ["alice": 200, "owner": 401], "owner revoked, \(host)")
+                try await Self.expect(server, ["alice": 200, "owner": 401], "owner revoked, \(host)")
             }
         }
     }
@@ -80,7 +80,7 @@ struct AuthTests {
         configuration.host = "0.0.0.0"
         await #expect(throws: LiveServerError.self) { _ = try await LiveServer.start(configuration) }
         try await withServer({ $0.host = "0.0.0.0"; $0.allowsRemoteOpenAccess = true }) { server in
-            try Self.expect(server, [nil: 200, "owner": 200, "anyone": 200], "open, 0.0.0.0, allowed")
+            try await Self.expect(server, [nil: 200, "owner": 200, "anyone": 200], "open, 0.0.0.0, allowed")
         }
     }
 

@@ -10,27 +10,27 @@ struct FaultTests {
     func dropAfter() async throws {
         try await withServer { server in
             server.setFaults([.dropAfter(events: 2)])
-            let stream = try EventReader(port: server.port, "/d.json")
-            _ = try request(server.port, "PUT", "/d/a.json", body: "1")
-            _ = try request(server.port, "PUT", "/d/b.json", body: "2")
-            #expect(try stream.next()?.payload?.path == "/")
-            #expect(try stream.next()?.payload?.path == "/a")
-            #expect(try stream.next() == nil)
+            let stream = try await EventReader(port: server.port, "/d.json")
+            _ = try await request(server.port, "PUT", "/d/a.json", body: "1")
+            _ = try await request(server.port, "PUT", "/d/b.json", body: "2")
+            #expect(try await stream.next()?.payload?.path == "/")
+            #expect(try await stream.next()?.payload?.path == "/a")
+            #expect(try await stream.next() == nil)
         }
     }
 
     @Test("dropMidEvent sends half an event and closes; a per-listener fault leaves others alone")
     func dropMidEvent() async throws {
         try await withServer { server in
-            let hurt = try EventReader(port: server.port, "/m.json")
-            let fine = try EventReader(port: server.port, "/m.json")
-            _ = try hurt.next()
-            _ = try fine.next()
+            let hurt = try await EventReader(port: server.port, "/m.json")
+            let fine = try await EventReader(port: server.port, "/m.json")
+            _ = try await hurt.next()
+            _ = try await fine.next()
             let id = try #require(server.listeners().first?.id)
             #expect(server.setFaults([.dropMidEvent(afterEvents: 1)], listener: id))
-            _ = try request(server.port, "PUT", "/m/a.json", body: #""0123456789""#)
-            #expect(try hurt.next() == nil, "half an event is no event")
-            #expect(try fine.next()?.payload?.data == "0123456789")
+            _ = try await request(server.port, "PUT", "/m/a.json", body: #""0123456789""#)
+            #expect(try await hurt.next() == nil, "half an event is no event")
+            #expect(try await fine.next()?.payload?.data == "0123456789")
         }
     }
 
@@ -38,28 +38,26 @@ struct FaultTests {
     func malformed() async throws {
         try await withServer { server in
             server.setFaults([.malformedEvent(afterEvents: 1)])
-            let stream = try EventReader(port: server.port, "/b.json")
-            _ = try stream.next()
-            _ = try request(server.port, "PUT", "/b/a.json", body: "1")
-            let bad = try #require(try stream.next())
+            let stream = try await EventReader(port: server.port, "/b.json")
+            _ = try await stream.next()
+            _ = try await request(server.port, "PUT", "/b/a.json", body: "1")
+            let bad = try #require(try await stream.next())
             #expect(bad.name == "put" && bad.json == nil)
-            #expect(try stream.next()?.payload?.data == 1)
+            #expect(try await stream.next()?.payload?.data == 1)
         }
     }
 
     @Test("redirect answers a stream with a 307 to a second port, which serves the same data")
     func redirect() async throws {
         try await withServer { server in
-            _ = try request(server.port, "PUT", "/r.json", body: "7")
+            _ = try await request(server.port, "PUT", "/r.json", body: "7")
             let second = try await server.addPort()
             server.setFaults([.redirect(port: second)])
-            let connection = try RawConnection(port: server.port)
-            try connection.sendRequest("GET", "/r.json?auth=x", headers: ["Accept": "text/event-stream"])
-            let response = try connection.readResponse()
+            let response = try await request(server.port, "GET", "/r.json?auth=x", headers: ["Accept": "text/event-stream"])
             #expect(response.status == 307 && response.headers["location"] == "http://127.0.0.1:\(second)/r.json?auth=x")
             server.setFaults([])
-            let stream = try EventReader(port: second, "/r.json")
-            #expect(try stream.next()?.payload?.data == 7)
+            let stream = try await EventReader(port: second, "/r.json")
+            #expect(try await stream.next()?.payload?.data == 7)
         }
     }
 
@@ -68,14 +66,14 @@ struct FaultTests {
         try await withServer({ $0.keepAliveInterval = .milliseconds(50) }) { server in
             server.setFaults([.delay(milliseconds: 200)])
             let start = ContinuousClock.now
-            let slow = try EventReader(port: server.port, "/q.json")
-            for i in 0..<5 { _ = try request(server.port, "PUT", "/q/\(i).json", body: "\(i)") }
-            _ = try slow.next()
+            let slow = try await EventReader(port: server.port, "/q.json")
+            for i in 0..<5 { _ = try await request(server.port, "PUT", "/q/\(i).json", body: "\(i)") }
+            _ = try await slow.next()
             #expect(ContinuousClock.now - start >= .milliseconds(190))
-            for i in 0..<5 { #expect(try slow.next()?.payload?.path == "/\(i)") }
+            for i in 0..<5 { #expect(try await slow.next()?.payload?.path == "/\(i)") }
             server.setFaults([.silence])
-            let quiet = try EventReader(port: server.port, "/q.json", timeoutSeconds: 1)
-            #expect(throws: RawHTTPError.self) { _ = try quiet.next(skippingKeepAlives: false) }
+            let quiet = try await EventReader(port: server.port, "/q.json", timeoutSeconds: 1)
+            await #expect(throws: RawHTTPError.self) { _ = try await quiet.next(skippingKeepAlives: false) }
         }
     }
 }

@@ -18,18 +18,18 @@ struct LargeFirstEventTests {
     func writeDuringFirstPut() async throws {
         try await withServer({ $0.listenerBufferLimit = 1 << 16 }) { server in
             let p = server.port
-            let put = try request(p, "PUT", "/big.json", body: Self.bigValue(children: 300, size: 20_000))
+            let put = try await request(p, "PUT", "/big.json", body: Self.bigValue(children: 300, size: 20_000))
             try #require(put.status == 200)
             // The reader takes the response head and nothing else yet: most
             // of the first put waits in the server (past the kernel's buffers).
-            let stream = try EventReader(port: p, "/big.json", timeoutSeconds: 60)
+            let stream = try await EventReader(port: p, "/big.json", timeoutSeconds: 60)
             try #require(stream.status == 200)
-            let write = try request(p, "PUT", "/big/extra.json", body: #""small""#)
+            let write = try await request(p, "PUT", "/big/extra.json", body: #""small""#)
             try #require(write.status == 200)
-            let first = try #require(try stream.next(), "the stream ended during its first put")
+            let first = try #require(try await stream.next(), "the stream ended during its first put")
             #expect(first.name == "put" && first.payload?.path == "/")
             #expect(first.payload?.data.objectValue?.count == 300, "the first put came whole")
-            let next = try #require(try stream.next(), "the stream ended after its first put")
+            let next = try #require(try await stream.next(), "the stream ended after its first put")
             #expect(next.name == "put" && next.payload?.path == "/extra" && next.payload?.data == "small")
             #expect(server.listeners().count == 1)
         }
@@ -39,17 +39,17 @@ struct LargeFirstEventTests {
     func keepAlivesDuringFirstPut() async throws {
         try await withServer({ $0.listenerBufferLimit = 1 << 16; $0.keepAliveInterval = .milliseconds(5) }) { server in
             let p = server.port
-            let put = try request(p, "PUT", "/big.json", body: Self.bigValue(children: 300, size: 20_000))
+            let put = try await request(p, "PUT", "/big.json", body: Self.bigValue(children: 300, size: 20_000))
             try #require(put.status == 200)
-            let stream = try EventReader(port: p, "/big.json", timeoutSeconds: 60)
+            let stream = try await EventReader(port: p, "/big.json", timeoutSeconds: 60)
             try #require(stream.status == 200)
             // Writes elsewhere do not reach this stream; they let keep-alives
             // pile up behind the unread first put.
-            for i in 0..<20 { _ = try request(p, "PUT", "/other/\(i).json", body: "1") }
-            let first = try #require(try stream.next(), "the stream ended during its first put")
+            for i in 0..<20 { _ = try await request(p, "PUT", "/other/\(i).json", body: "1") }
+            let first = try #require(try await stream.next(), "the stream ended during its first put")
             #expect(first.payload?.data.objectValue?.count == 300)
-            _ = try request(p, "PUT", "/big/after.json", body: "2")
-            let next = try #require(try stream.next(), "the stream ended after its first put")
+            _ = try await request(p, "PUT", "/big/after.json", body: "2")
+            let next = try #require(try await stream.next(), "the stream ended after its first put")
             #expect(next.payload?.path == "/after")
         }
     }

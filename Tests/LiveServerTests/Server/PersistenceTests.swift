@@ -3,23 +3,34 @@
 
 import Foundation
 import LiveModel
+import LiveTestSupport
 import LiveServer
 import Testing
 
 @Suite("LiveServer persistence", .serialized)
 struct PersistenceTests {
-    /// A live-server child process.
-    final class Child {
+    /// A live-server child process. Starting, killing and stopping it
+    /// block, so they run off the cooperative pool.
+    final class Child: @unchecked Sendable {
+        // @unchecked: used by one test at a time.
         let process = Process()
         let port: Int
+        /// Signalled when the process ends.
+        private let exited = DispatchSemaphore(value: 0)
 
-        init(data: String) throws {
+        /// Starts one on `data` and reads the URL it prints.
+        static func start(data: String) async throws -> Child {
+            try await offThePool { try Child(data: data) }
+        }
+
+        private init(data: String) throws {
             let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
                 .appendingPathComponent("live-server")
             process.executableURL = binary
             process.arguments = ["--port", "0", "--data", data]
             let output = Pipe()
             process.standardOutput = output
+            process.terminationHandler = { [exited] _ in exited.signal() }
             try process.run()
             var line: [UInt8] = []
             while true {
@@ -35,19 +46,23 @@ struct PersistenceTests {
             self.port = port
         }
 
-        func kill() {
-            Foundation.kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        func kill() async {
+            await offThePool {
+                Foundation.kill(self.process.processIdentifier, SIGKILL)
+                self.process.waitUntilExit()
+            }
         }
 
         /// Sends SIGTERM; true when the server then stops by itself within
         /// 10 s with status 0 (else it is killed, so that nothing hangs).
         @discardableResult
-        func terminate() -> Bool {
+        func terminate() async -> Bool {
+            await offThePool { self.terminateBlocking() }
+        }
+
+        private func terminateBlocking() -> Bool {
             process.terminate()
-            let deadline = ContinuousClock.now + .seconds(10)
-            while process.isRunning && ContinuousClock.now < deadline { usleep(10_000) }
-            let stopped = !process.isRunning
+            let stopped = exited.wait(timeout: .now() + .seconds(10)) == .success
             if !stopped { Foundation.kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()  // also lets Foundation release the process
             return stopped && process.terminationReason == .exit && process.terminationStatus == 0
@@ -59,36 +74,36 @@ struct PersistenceTests {
     }
 
     @Test("every acknowledged write survives a SIGKILL; a clean stop folds the journal into the file")
-    func killAndRestart() throws {
+    func killAndRestart() async throws {
         let file = Self.temporaryFile()
         defer { for suffix in ["", ".journal", ".tmp"] { try? FileManager.default.removeItem(atPath: file + suffix) } }
-        var child = try Child(data: file)
+        var child = try await Child.start(data: file)
         for i in 0..<100 {
-            let r = try request(child.port, "PUT", "/items/k\(i).json", body: #"{"n": \#(i)}"#)
+            let r = try await request(child.port, "PUT", "/items/k\(i).json", body: #"{"n": \#(i)}"#)
             #expect(r.status == 200)
         }
-        _ = try request(child.port, "PATCH", "/items.json", body: #"{"k0": null, "k1/n": -1}"#)
-        child.kill()
-        child = try Child(data: file)
-        var r = try request(child.port, "GET", "/items.json?shallow=true")
+        _ = try await request(child.port, "PATCH", "/items.json", body: #"{"k0": null, "k1/n": -1}"#)
+        await child.kill()
+        child = try await Child.start(data: file)
+        var r = try await request(child.port, "GET", "/items.json?shallow=true")
         #expect(r.json?.objectValue?.count == 99)
-        #expect(try request(child.port, "GET", "/items/k1/n.json").json == -1)
-        #expect(child.terminate(), "SIGTERM stops the server cleanly")
+        #expect(try await request(child.port, "GET", "/items/k1/n.json").json == -1)
+        #expect(await child.terminate(), "SIGTERM stops the server cleanly")
         let journal = try FileManager.default.attributesOfItem(atPath: file + ".journal")[.size] as? Int
         #expect(journal == 0, "a clean stop empties the journal")
-        child = try Child(data: file)
-        r = try request(child.port, "GET", "/items/k99.json")
+        child = try await Child.start(data: file)
+        r = try await request(child.port, "GET", "/items/k99.json")
         #expect(r.json == json(#"{"n": 99}"#))
-        #expect(child.terminate(), "SIGTERM stops the server cleanly")
+        #expect(await child.terminate(), "SIGTERM stops the server cleanly")
     }
 
     @Test("SIGTERM sent the moment the URL is read stops the server cleanly, every time")
-    func terminateAtOnce() throws {
+    func terminateAtOnce() async throws {
         for round in 0..<10 {
             let file = Self.temporaryFile()
             defer { for suffix in ["", ".journal", ".tmp"] { try? FileManager.default.removeItem(atPath: file + suffix) } }
-            let child = try Child(data: file)
-            #expect(child.terminate(), "round \(round)")
+            let child = try await Child.start(data: file)
+            #expect(await child.terminate(), "round \(round)")
         }
     }
 
@@ -100,11 +115,11 @@ struct PersistenceTests {
         let torn = #"[["/seed/b",2]]"# + "\n" + #"[["/seed/c",3]"#
         try torn.write(toFile: file + ".journal", atomically: true, encoding: .utf8)
         try await withServer({ $0.dataFile = file }) { server in
-            #expect(try request(server.port, "GET", "/seed.json").json == json(#"{"a": 1, "b": 2}"#))
-            _ = try request(server.port, "PUT", "/seed/d.json", body: "4")
+            #expect(try await request(server.port, "GET", "/seed.json").json == json(#"{"a": 1, "b": 2}"#))
+            _ = try await request(server.port, "PUT", "/seed/d.json", body: "4")
         }
         try await withServer({ $0.dataFile = file }) { server in
-            let r = try request(server.port, "GET", "/seed.json")
+            let r = try await request(server.port, "GET", "/seed.json")
             #expect(r.json == json(#"{"a": 1, "b": 2, "d": 4}"#))
         }
     }

@@ -1,5 +1,6 @@
 import LiveModel
 @testable import LiveServer
+import LiveTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -7,15 +8,10 @@ import Glibc
 import Darwin
 #endif
 
-/// The seed for randomised store tests: `LIVESERVER_TEST_SEED` if set, else
-/// a fixed default. Printed by each test that uses it.
+/// The seed for randomised store tests: `LIVE_TEST_SEED` if set, else a
+/// fixed default. Printed, with how to replay it, by each test that uses it.
 func storeTestSeed(_ name: String) -> UInt64 {
-    var seed: UInt64 = 20_260_307
-    if let value = getenv("LIVESERVER_TEST_SEED"), let parsed = UInt64(String(cString: value)) {
-        seed = parsed
-    }
-    print("\(name): seed \(seed) (set LIVESERVER_TEST_SEED to change)")
-    return seed
+    TestSeed.current(name, default: 20_260_307).value
 }
 
 /// Parses JSON text written in a test.

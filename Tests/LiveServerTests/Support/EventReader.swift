@@ -1,11 +1,15 @@
 // EventReader.swift — reads a stream's server-sent events off a raw
-// connection (the body is chunked: the chunk framing is skipped).
+// connection (the body is chunked: the chunk framing is skipped), each
+// read off the cooperative pool.
 
 import LiveModel
+import LiveTestSupport
 
 /// A stream opened with `Accept: text/event-stream`.
-final class EventReader {
-    struct Event: Equatable {
+final class EventReader: @unchecked Sendable {
+    // @unchecked: used by one task at a time; each read runs on a thread
+    // of its own, one after the other.
+    struct Event: Equatable, Sendable {
         var name: String
         var data: String
         var json: JSONValue? { try? JSONValue(parsing: data) }
@@ -25,11 +29,19 @@ final class EventReader {
     private var scanned = 0
     private var chunked: Bool
 
-    init(port: Int, _ target: String, headers: [String: String] = [:], timeoutSeconds: Int = 10) throws {
-        connection = try RawConnection(port: port, timeoutSeconds: timeoutSeconds)
-        try connection.sendRequest("GET", target, headers: headers.merging(["Accept": "text/event-stream"]) { a, _ in a })
-        (status, self.headers) = try connection.readHead()
-        chunked = self.headers["transfer-encoding"] == "chunked"
+    /// Connects, sends the request and reads the response head.
+    init(port: Int, _ target: String, headers: [String: String] = [:], timeoutSeconds: Int = 10) async throws {
+        let accept = headers.merging(["Accept": "text/event-stream"]) { a, _ in a }
+        let (connection, status, headers) = try await offThePool {
+            let connection = try RawConnection(port: port, timeoutSeconds: timeoutSeconds)
+            try connection.sendRequest("GET", target, headers: accept)
+            let (status, headers) = try connection.readHead()
+            return (connection, status, headers)
+        }
+        self.connection = connection
+        self.status = status
+        self.headers = headers
+        chunked = headers["transfer-encoding"] == "chunked"
     }
 
     /// The next body line; nil at end of stream.
@@ -55,7 +67,22 @@ final class EventReader {
 
     /// The next event; nil when the stream ends. Keep-alives are returned
     /// too unless `skippingKeepAlives`.
-    func next(skippingKeepAlives: Bool = true) throws -> Event? {
+    func next(skippingKeepAlives: Bool = true) async throws -> Event? {
+        try await offThePool { try self.readEvent(skippingKeepAlives: skippingKeepAlives) }
+    }
+
+    /// The next `count` events (fewer if the stream ends), in one trip off
+    /// the pool.
+    func next(_ count: Int) async throws -> [Event] {
+        try await offThePool {
+            var events: [Event] = []
+            while events.count < count, let event = try self.readEvent(skippingKeepAlives: true) { events.append(event) }
+            return events
+        }
+    }
+
+    /// Reads the next event, blocking.
+    private func readEvent(skippingKeepAlives: Bool) throws -> Event? {
         var name = "message"
         var data: [String] = []
         while let line = try line() {

@@ -1,5 +1,6 @@
-// RawHTTP.swift — a blocking HTTP/1.1 client over a POSIX socket, so tests
-// see exactly the bytes the server sends (statuses, headers, each event).
+// RawHTTP.swift — an HTTP/1.1 client over a POSIX socket, so tests see
+// exactly the bytes the server sends (statuses, headers, each event). Its
+// calls block, so the async ones run them off the cooperative pool.
 
 #if canImport(Glibc)
 import Glibc
@@ -7,6 +8,7 @@ import Glibc
 import Darwin
 #endif
 import LiveModel
+import LiveTestSupport
 
 /// A response as read off the wire.
 struct RawResponse {
@@ -19,8 +21,11 @@ struct RawResponse {
 
 enum RawHTTPError: Error { case connect, closed, timeout, malformed(String) }
 
-/// One TCP connection to the server.
-final class RawConnection {
+/// One TCP connection to the server. Its methods block: call them inside
+/// ``offThePool(_:)`` (as ``request(_:_:_:headers:body:)`` and
+/// ``EventReader`` do).
+final class RawConnection: @unchecked Sendable {
+    // @unchecked: used by one task at a time, as a socket is.
     private let fd: Int32
     private var buffer: [UInt8] = []
 
@@ -124,11 +129,13 @@ extension Substring {
     var trimmingSpaces: String { String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()) }
 }
 
-/// One request on a fresh connection.
+/// One request on a fresh connection, sent and read off the cooperative pool.
 func request(_ port: Int, _ method: String, _ target: String, headers: [String: String] = [:],
-             body: String? = nil) throws -> RawResponse {
-    let connection = try RawConnection(port: port)
-    try connection.sendRequest(method, target, headers: headers.merging(["Connection": "close"]) { a, _ in a },
-                               body: body.map { Array($0.utf8) } ?? (method == "GET" || method == "DELETE" ? nil : []))
-    return try connection.readResponse()
+             body: String? = nil) async throws -> RawResponse {
+    try await offThePool {
+        let connection = try RawConnection(port: port)
+        try connection.sendRequest(method, target, headers: headers.merging(["Connection": "close"]) { a, _ in a },
+                                   body: body.map { Array($0.utf8) } ?? (method == "GET" || method == "DELETE" ? nil : []))
+        return try connection.readResponse()
+    }
 }
