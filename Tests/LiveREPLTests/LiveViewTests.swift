@@ -64,7 +64,7 @@ struct LiveViewTests {
         for line in between { Self.apply(try Self.events(line), to: &keys) }
         #expect(keys == ["d", "c", "a"])
         #expect(try ServerSessionTests.shows(try await repl.command("show").reply) == [keys])
-        #expect(try repl.finish() == 0)
+        #expect(try await repl.finish() == 0)
     }
 
     @Test("sync fails after the timeout it names when the collection cannot match the server")
@@ -80,7 +80,7 @@ struct LiveViewTests {
         #expect(reply.contains("sync: the collection did not match the server's answer to the query within 0.2 s"),
                 "\(reply)")
         #expect(reply.contains("1 extra"), "\(reply)")
-        #expect(try repl.finish() == 1)
+        #expect(try await repl.finish() == 1)
     }
 
     @Test("sync: a bad timeout is a usage error; offline it returns at once")

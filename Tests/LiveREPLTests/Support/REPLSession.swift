@@ -3,6 +3,7 @@
 // test sees what it prints while idle.
 
 import Foundation
+import LiveTestSupport
 import Testing
 
 /// A `live-repl` process driven through pipes (script mode, input kept open).
@@ -74,11 +75,15 @@ final class REPLSession: @unchecked Sendable {
         }
     }
 
-    /// Closes standard input and waits for the exit status.
-    func finish() throws -> Int32 {
+    /// Closes standard input and waits for the exit status (on a thread of
+    /// its own, not the cooperative pool).
+    func finish() async throws -> Int32 {
         try input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        return process.terminationStatus
+        let process = self.process
+        return await offThePool {
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
     }
 
     deinit {
