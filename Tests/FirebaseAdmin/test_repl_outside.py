@@ -89,6 +89,7 @@ class REPL:
     def close(self):
         self.process.stdin.close()
         status = self.process.wait(timeout=WAIT)
+        self.process.stdout.close()
         return status
 
 
