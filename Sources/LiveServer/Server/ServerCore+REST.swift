@@ -111,7 +111,7 @@ extension ServerCore {
         switch method {
         case "PUT":
             writes = try store.set(path, json: json, now: now)
-            reply = store.get(path).json(export: options.export)
+            reply = options.silent ? .null : store.get(path).json(export: options.export)
         case "PATCH":
             writes = try store.update(path, json: json, now: now)
             var members = JSONObject()

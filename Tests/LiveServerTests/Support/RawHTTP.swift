@@ -129,11 +129,12 @@ extension Substring {
     var trimmingSpaces: String { String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()) }
 }
 
-/// One request on a fresh connection, sent and read off the cooperative pool.
+/// One request on a fresh connection, sent and read off the cooperative
+/// pool; the answer may take `timeoutSeconds` (a bound for a hung server).
 func request(_ port: Int, _ method: String, _ target: String, headers: [String: String] = [:],
-             body: String? = nil) async throws -> RawResponse {
+             body: String? = nil, timeoutSeconds: Int = 10) async throws -> RawResponse {
     try await offThePool {
-        let connection = try RawConnection(port: port)
+        let connection = try RawConnection(port: port, timeoutSeconds: timeoutSeconds)
         try connection.sendRequest(method, target, headers: headers.merging(["Connection": "close"]) { a, _ in a },
                                    body: body.map { Array($0.utf8) } ?? (method == "GET" || method == "DELETE" ? nil : []))
         return try connection.readResponse()
