@@ -1,3 +1,4 @@
+import LiveTestSupport
 import Testing
 import LiveModel
 

@@ -6,6 +6,7 @@ import LiveCollection
 @testable import LiveFirebase
 import LiveModel
 import LiveServer
+import LiveTestSupport
 import Testing
 
 @MainActor

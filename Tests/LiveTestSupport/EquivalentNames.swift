@@ -1,8 +1,8 @@
 /// Member names and keys that Swift's `String` calls equal (canonical
 /// equivalence) but whose code units differ: each group must stay as many
 /// distinct names as it has entries.
-enum EquivalentNames {
-    static let groups: [[String]] = [
+package enum EquivalentNames {
+    package static let groups: [[String]] = [
         ["\u{E9}", "e\u{301}"],                                       // é precomposed / decomposed
         ["\u{1EAD}", "a\u{323}\u{302}", "a\u{302}\u{323}",             // ậ: marks in either order,
          "\u{E2}\u{323}", "\u{1EA1}\u{302}"],                          // and partly precomposed
@@ -14,15 +14,15 @@ enum EquivalentNames {
     ]
 
     /// Every name of every group.
-    static var all: [String] { groups.flatMap { $0 } }
+    package static var all: [String] { groups.flatMap { $0 } }
 
     /// The name as its scalars, for failure messages.
-    static func scalars(_ name: String) -> String {
+    package static func scalars(_ name: String) -> String {
         name.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }.joined(separator: " ")
     }
 
     /// JSON text of an object with one member per name, valued by `value`.
-    static func objectText(_ names: [String] = all, value: (Int, String) -> String) -> String {
+    package static func objectText(_ names: [String] = all, value: (Int, String) -> String) -> String {
         "{" + names.enumerated().map { i, name in "\"\(name)\": \(value(i, name))" }.joined(separator: ", ") + "}"
     }
 }
