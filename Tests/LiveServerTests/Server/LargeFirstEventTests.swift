@@ -23,9 +23,9 @@ struct LargeFirstEventTests {
             try #require(put.status == 204)
             // The reader takes the response head and nothing else yet: most
             // of the first put waits in the server (past the kernel's buffers).
-            let stream = try await EventReader(port: p, "/big.json", timeoutSeconds: 60)
+            let stream = try await EventReader(port: p, "/big.json", timeoutSeconds: 300)
             try #require(stream.status == 200)
-            let write = try await request(p, "PUT", "/big/extra.json", body: #""small""#)
+            let write = try await request(p, "PUT", "/big/extra.json", body: #""small""#, timeoutSeconds: 300)
             try #require(write.status == 200)
             let first = try #require(try await stream.next(), "the stream ended during its first put")
             #expect(first.name == "put" && first.payload?.path == "/")
@@ -43,14 +43,14 @@ struct LargeFirstEventTests {
             let put = try await request(p, "PUT", "/big.json?print=silent", body: Self.bigValue(children: 300, size: 20_000),
                                         timeoutSeconds: 300)
             try #require(put.status == 204)
-            let stream = try await EventReader(port: p, "/big.json", timeoutSeconds: 60)
+            let stream = try await EventReader(port: p, "/big.json", timeoutSeconds: 300)
             try #require(stream.status == 200)
             // Writes elsewhere do not reach this stream; they let keep-alives
             // pile up behind the unread first put.
-            for i in 0..<20 { _ = try await request(p, "PUT", "/other/\(i).json", body: "1") }
+            for i in 0..<20 { _ = try await request(p, "PUT", "/other/\(i).json", body: "1", timeoutSeconds: 300) }
             let first = try #require(try await stream.next(), "the stream ended during its first put")
             #expect(first.payload?.data.objectValue?.count == 300)
-            _ = try await request(p, "PUT", "/big/after.json", body: "2")
+            _ = try await request(p, "PUT", "/big/after.json", body: "2", timeoutSeconds: 300)
             let next = try #require(try await stream.next(), "the stream ended after its first put")
             #expect(next.payload?.path == "/after")
         }

@@ -75,8 +75,8 @@ struct StreamPreparationTests {
     /// Follows `target`'s events until the mirror equals the answer
     /// (keep-alives every 50 ms make it look again); fails with what it saw
     /// when it never gets there within `seconds`.
-    static func follow(_ port: Int, _ target: String, _ answers: Answers, seconds: Double = 120) async throws -> Mirror {
-        let stream = try await EventReader(port: port, target, timeoutSeconds: 60)
+    static func follow(_ port: Int, _ target: String, _ answers: Answers, seconds: Double = 600) async throws -> Mirror {
+        let stream = try await EventReader(port: port, target, timeoutSeconds: 300)
         let deadline = ContinuousClock.now + .seconds(seconds)
         var mirror = Mirror()
         var last: [String] = []
@@ -106,7 +106,7 @@ struct StreamPreparationTests {
         try await withServer({ $0.keepAliveInterval = .milliseconds(50) }) { server in
             let p = server.port
             let initial = "{" + (0..<1000).map { "\"k\($0)\": {\"n\": \($0)}" }.joined(separator: ",") + "}"
-            _ = try await request(p, "PUT", "/items.json", body: initial)
+            _ = try await request(p, "PUT", "/items.json?print=silent", body: initial, timeoutSeconds: 300)
             let targets = (0..<3).map { "/items.json?i=\($0)" } + (0..<3).flatMap { i in
                 [#"/items.json?orderBy="n"&limitToLast=5&i="# + "\(i)", #"/items.json?orderBy="n"&limitToFirst=5&i="# + "\(i)"]
             }
@@ -116,13 +116,14 @@ struct StreamPreparationTests {
                 for _ in 0..<100 {
                     state = state &* 6364136223846793005 &+ 1442695040888963407
                     let key = Int(state >> 33) % 1000, n = Int(state >> 20) % 2000 - 500
-                    _ = try await request(p, "PATCH", "/items.json", body: "{\"k\(key)/n\": \(n)}")
+                    _ = try await request(p, "PATCH", "/items.json?print=silent", body: "{\"k\(key)/n\": \(n)}",
+                                          timeoutSeconds: 300)
                 }
             }
             let mirrors = targets.map { target in (target, Task { try await Self.follow(p, target, answers) }) }
             try await writes.value
             for target in targets {
-                let answer = try await request(p, "GET", target)
+                let answer = try await request(p, "GET", target, timeoutSeconds: 300)
                 answers.set(target, Self.children(answer.json))
             }
             for (target, task) in mirrors {
