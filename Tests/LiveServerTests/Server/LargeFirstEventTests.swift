@@ -14,17 +14,23 @@ struct LargeFirstEventTests {
         return "{" + (0..<children).map { "\"k\($0)\": \"\(blob)\"" }.joined(separator: ",") + "}"
     }
 
+    /// Writes 6 MB at /big and opens a stream on it whose reader takes the
+    /// response head and nothing else yet: most of the first put waits in
+    /// the server (past the kernel's buffers).
+    static func unreadStream(_ p: Int) async throws -> EventReader {
+        let put = try await request(p, "PUT", "/big.json?print=silent", body: bigValue(children: 300, size: 20_000),
+                                    timeoutSeconds: 300)
+        try #require(put.status == 204)
+        let stream = try await EventReader(port: p, "/big.json", timeoutSeconds: 300)
+        try #require(stream.status == 200)
+        return stream
+    }
+
     @Test("a write while a 6 MB first put is unread follows it on the same stream")
     func writeDuringFirstPut() async throws {
         try await withServer({ $0.listenerBufferLimit = 1 << 16 }) { server in
             let p = server.port
-            let put = try await request(p, "PUT", "/big.json?print=silent", body: Self.bigValue(children: 300, size: 20_000),
-                                        timeoutSeconds: 300)
-            try #require(put.status == 204)
-            // The reader takes the response head and nothing else yet: most
-            // of the first put waits in the server (past the kernel's buffers).
-            let stream = try await EventReader(port: p, "/big.json", timeoutSeconds: 300)
-            try #require(stream.status == 200)
+            let stream = try await Self.unreadStream(p)
             let write = try await request(p, "PUT", "/big/extra.json", body: #""small""#, timeoutSeconds: 300)
             try #require(write.status == 200)
             let first = try #require(try await stream.next(), "the stream ended during its first put")
@@ -40,11 +46,7 @@ struct LargeFirstEventTests {
     func keepAlivesDuringFirstPut() async throws {
         try await withServer({ $0.listenerBufferLimit = 1 << 16; $0.keepAliveInterval = .milliseconds(5) }) { server in
             let p = server.port
-            let put = try await request(p, "PUT", "/big.json?print=silent", body: Self.bigValue(children: 300, size: 20_000),
-                                        timeoutSeconds: 300)
-            try #require(put.status == 204)
-            let stream = try await EventReader(port: p, "/big.json", timeoutSeconds: 300)
-            try #require(stream.status == 200)
+            let stream = try await Self.unreadStream(p)
             // Writes elsewhere do not reach this stream; they let keep-alives
             // pile up behind the unread first put.
             for i in 0..<20 { _ = try await request(p, "PUT", "/other/\(i).json", body: "1", timeoutSeconds: 300) }
