@@ -205,7 +205,7 @@ struct BatchDiffTests {
     private func randomSmallOnItsThread(chunk: Int) {
         let seed = printedSeed("BatchDiff random small, chunk \(chunk)", default: 20_260_407)
         var rng = Rng(seed: seed &+ UInt64(chunk) &* 0x1_0000_0001)
-        for index in 0..<25_000 {
+        for index in 0..<TestScale.count(25_000) {
             let scenario = randomScenario(maxOld: 60, maxInserted: 20, using: &rng)
             if let message = failure(of: scenario, lis: lisQuadratic) {
                 Issue.record("seed \(seed), chunk \(chunk), case \(index): \(message)\n\(scenario)")
@@ -223,7 +223,7 @@ struct BatchDiffTests {
     private func randomLargerOnItsThread() {
         let seed = printedSeed("BatchDiff random larger", default: 20_260_407)
         var rng = Rng(seed: seed &+ 0xB17)
-        for index in 0..<4_000 {
+        for index in 0..<TestScale.count(4_000) {
             // Alternate dense batches in larger collections and sparse ones
             // (a handful of touched items among up to 2,000).
             let scenario = index.isMultiple(of: 2)

@@ -2,6 +2,7 @@
 // random interleavings the test controls.
 import LiveCollection
 import LiveModel
+import LiveTestSupport
 import Testing
 
 struct PrepareFailure: Error, Equatable {}
@@ -92,7 +93,7 @@ struct CollectionFeedTests {
         var events = 0, expectedFailures = 0
         let keys = Array(keyPool.prefix(20))
 
-        for step in 0..<100_000 {
+        for step in 0..<TestScale.count(100_000) {
             let context = "seed \(seed) step \(step)"
             let choice = r.below(100)
             if choice >= 97 {

@@ -2,6 +2,7 @@
 // mirrored through both contracts after every step.
 import LiveCollection
 import LiveModel
+import LiveTestSupport
 import Testing
 
 @MainActor
@@ -63,7 +64,7 @@ struct SortedCollectionMirrorTests {
             updatesMirror = next
         }
         defer { token.cancel(); updates.cancel() }
-        let operations = 100_000
+        let operations = TestScale.count(100_000)
         for step in 0..<operations {
             try randomOperation(&r, collection)
             let expected = collection.models

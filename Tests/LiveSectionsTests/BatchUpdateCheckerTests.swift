@@ -568,7 +568,7 @@ struct BatchUpdateCheckerTests {
 
     private func randomValidOnItsThread() throws {
         var rng = SplitMix64(seed: testSeed("randomValid"))
-        for iteration in 0..<25_000 {
+        for iteration in 0..<TestScale.count(25_000) {
             let c = randomCase(&rng, nonEmpty: iteration % 2 == 0)
             let result: [[Int]]
             do {
@@ -607,7 +607,7 @@ struct BatchUpdateCheckerTests {
         var caught = 0
         var detected = 0
         var cases = 0
-        while cases < 20_000 {
+        while cases < TestScale.count(20_000) {
             let c = randomCase(&rng, nonEmpty: true)
             guard !c.stage.isEmpty else { continue }
             cases += 1

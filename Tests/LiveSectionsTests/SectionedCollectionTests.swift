@@ -5,6 +5,7 @@ import Foundation
 import LiveCollection
 import LiveModel
 import LiveSections
+import LiveTestSupport
 import Testing
 
 struct Tile: LiveModelProtocol, Codable, Equatable {
@@ -56,7 +57,7 @@ struct SectionedCollectionTests {
         }
         defer { t1.cancel(); t2.cancel() }
         let keys = (0..<40).map { Key($0) }
-        for step in 0..<30_000 {
+        for step in 0..<TestScale.count(30_000) {
             let key = keys[r.below(keys.count)]
             switch r.below(10) {
             case 0..<5: try collection.add(Tile(identifier: key, score: Double(r.below(10)), group: r.below(6)))

@@ -235,7 +235,7 @@ private func check(old: Snapshot, new: Snapshot, updated: Set<Int>, coverage: in
 @Suite("SectionedDiff")
 struct SectionedDiffTests {
     static let chunks = 8
-    static let casesPerChunk = 12_500
+    static let casesPerChunk = TestScale.count(12_500)
 
     @Test("random cases pass the checker, reach new, with minimal moves", arguments: 0..<chunks)
     func randomCases(chunk: Int) async {

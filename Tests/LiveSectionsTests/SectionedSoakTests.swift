@@ -19,7 +19,7 @@ struct SectionedSoakTests {
         var r = Rng(seed: seed)
         func below(_ n: Int) -> Int { r.below(n) }
         var stagesSeen = Set<Int>(), reloadedSectionsSeen = 0
-        for index in 0..<100_000 {
+        for index in 0..<TestScale.count(100_000) {
             // Old: up to 20 sections of up to 50 rows (mostly short).
             var nextItem = 0, nextSection = 0
             var old: [SectionSnapshot<Int, Int>] = []
@@ -73,6 +73,6 @@ struct SectionedSoakTests {
                 return
             }
         }
-        #expect(stagesSeen.count >= 3 && reloadedSectionsSeen > 10_000, "seed \(seed)")
+        #expect(stagesSeen.count >= 3 && reloadedSectionsSeen > TestScale.count(10_000), "seed \(seed)")
     }
 }

@@ -65,7 +65,7 @@ struct SequentialReplayTests {
     private func randomPairsOnItsThread() {
         let seed = testSeed("randomPairs", default: 20_261_121)
         var r = Rng(seed: seed)
-        for round in 0..<30_000 {
+        for round in 0..<TestScale.count(30_000) {
             let keys = r.below(60)
             let old = Self.randomState(&r, keys: keys)
             // Either an unrelated state or a few changes of the old one.

@@ -30,7 +30,7 @@ final class EventReader: @unchecked Sendable {
     private var chunked: Bool
 
     /// Connects, sends the request and reads the response head.
-    init(port: Int, _ target: String, headers: [String: String] = [:], timeoutSeconds: Int = 10) async throws {
+    init(port: Int, _ target: String, headers: [String: String] = [:], timeoutSeconds: Int = 60) async throws {
         let accept = headers.merging(["Accept": "text/event-stream"]) { a, _ in a }
         let (connection, status, headers) = try await offThePool {
             let connection = try RawConnection(port: port, timeoutSeconds: timeoutSeconds)

@@ -29,7 +29,7 @@ final class RawConnection: @unchecked Sendable {
     private let fd: Int32
     private var buffer: [UInt8] = []
 
-    init(port: Int, timeoutSeconds: Int = 10) throws {
+    init(port: Int, timeoutSeconds: Int = 60) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawHTTPError.connect }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
@@ -132,7 +132,7 @@ extension Substring {
 /// One request on a fresh connection, sent and read off the cooperative
 /// pool; the answer may take `timeoutSeconds` (a bound for a hung server).
 func request(_ port: Int, _ method: String, _ target: String, headers: [String: String] = [:],
-             body: String? = nil, timeoutSeconds: Int = 10) async throws -> RawResponse {
+             body: String? = nil, timeoutSeconds: Int = 60) async throws -> RawResponse {
     try await offThePool {
         let connection = try RawConnection(port: port, timeoutSeconds: timeoutSeconds)
         try connection.sendRequest(method, target, headers: headers.merging(["Connection": "close"]) { a, _ in a },
