@@ -62,9 +62,9 @@ struct InteractiveTests {
 
         /// Waits until `condition` holds for the screen (tmux has no way to
         /// tell when a program has drawn, so the screen is read again every
-        /// 50 ms, up to 10 s).
-        func waitFor(_ what: String, _ condition: (String) -> Bool) async throws {
-            for _ in 0..<200 {
+        /// 50 ms, up to `seconds`).
+        func waitFor(_ what: String, seconds: Int = 10, _ condition: (String) -> Bool) async throws {
+            for _ in 0..<(seconds * 20) {
                 if condition(try await screen()) { return }
                 try await Task.sleep(for: .milliseconds(50))
             }
@@ -122,6 +122,24 @@ struct InteractiveTests {
         #expect(await !terminal.isRunning, "quit did not end the session")
         let history = try String(contentsOf: home.appendingPathComponent(".live_repl_history"), encoding: .utf8)
         #expect(history.contains("show") && history.contains("bogus"), "\(history)")
+    }
+
+    /// 20,000 sample children are about 1.6 MB: more than one progress
+    /// step, so the progress line is drawn, then replaced by the summary.
+    @Test("a large first load shows its progress, then what it took, before the banner")
+    func loadProgress() async throws {
+        let binary = try REPLProcess.binary()
+        let terminal = Terminal()
+        defer { terminal.stop() }
+        try await terminal.start("env NO_COLOR=1 HOME=/nonexistent \(binary.path) --sample 20000 --order-by score")
+        try await terminal.waitFor("the load's summary and the banner", seconds: 120) {
+            $0.contains("loaded 20000 children") && $0.contains("20000 children loaded")
+        }
+        let screen = try await terminal.screen()
+        let summary = try #require(screen.components(separatedBy: "\n").firstIndex { $0.contains("loaded 20000 children") })
+        let banner = try #require(screen.components(separatedBy: "\n").firstIndex { $0.contains("20000 children loaded") })
+        #expect(summary < banner, "\(screen)")
+        #expect(!screen.contains("loading:"), "the progress line was not replaced: \(screen)")
     }
 
     @Test("a write by another client appears on screen while nothing is typed, above a half-typed line")

@@ -48,8 +48,13 @@ struct REPLRunner {
                                 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil,
                               echo: !options.json && !reader.interactive, reader: reader)
         let session: Session
+        // On a terminal, a long first load shows its progress in place.
+        let progress = ProgressLine(human: printer.human,
+                                    enabled: reader.interactive && !options.json && isatty(STDOUT_FILENO) == 1)
         do {
             session = try Session(source: source, path: options.path, options: options.query)
+            session.onProgress = { progress.show($0) }
+            defer { progress.finish(session.initialLoad) }
             try await session.start()
             if options.offline, options.sample > 0 {
                 let value = sampleChildren(options.sample)
@@ -127,6 +132,36 @@ final class LiveChanges {
         let between = session.takeUnsolicited()
         if !between.isEmpty { printer.between(between) }
     }
+}
+
+/// The progress of a long first load, on one line redrawn in place, then
+/// replaced by what the load took.
+@MainActor
+final class ProgressLine {
+    let human: HumanOutput
+    let enabled: Bool
+    private var shown = false
+
+    init(human: HumanOutput, enabled: Bool) {
+        self.human = human
+        self.enabled = enabled
+    }
+
+    /// Redraws the line; a load that arrives whole at once shows nothing.
+    func show(_ progress: LoadProgress) {
+        guard enabled, shown || !progress.isComplete else { return }
+        shown = true
+        write("\r\u{1B}[K" + human.progress(progress))
+    }
+
+    /// Replaces the line (if shown) with what the load took.
+    func finish(_ load: InitialLoad?) {
+        guard shown else { return }
+        shown = false
+        write("\r\u{1B}[K" + (load.map(human.loaded) ?? "") + "\n")
+    }
+
+    private func write(_ text: String) { FileHandle.standardOutput.write(Data(text.utf8)) }
 }
 
 /// Prints outputs and errors, human or `--json`, unbuffered.

@@ -44,6 +44,12 @@ extension FirebaseCollection {
         switch message {
         case .connected:
             status = .connecting
+            loadProgress = nil
+            parsedAt = nil
+        case .receiving(let progress):
+            loadProgress = progress
+            if progress.isComplete { parsedAt = .now }
+            tellProgress(progress)
         case .put(let payload), .patch(let payload):
             await apply(payload, filtered: isWholeData ? false : nil)
         case .disconnected(let error, _):
@@ -61,6 +67,7 @@ extension FirebaseCollection {
     private func apply(_ payload: StreamPayload, filtered: Bool?) async {
         let isWhole = payload.kind == .put && payload.path.isRoot
         let firstLoad = isWhole && !hasLoaded
+        let started = ContinuousClock.now
         let events = view.apply(payload, filtered: filtered)
         if firstLoad, mode != .live {
             // One batch: a fill of the empty collection.
@@ -76,12 +83,26 @@ extension FirebaseCollection {
         } else {
             applyEach(events)
         }
+        if firstLoad { recordFirstLoad(started: started) }
         tell(events, loaded: isWhole)
         if isWhole {
             hasLoaded = true
             status = .live
             resumeWaiters()
         }
+    }
+
+    /// Keeps what the first load cost (``firstLoad``).
+    private func recordFirstLoad(started: ContinuousClock.Instant) {
+        let now = ContinuousClock.now
+        let progress = loadProgress?.isComplete == true ? loadProgress : nil
+        let transfer = progress?.transfer ?? .zero, parse = progress?.parse ?? .zero
+        let index = started.duration(to: now)
+        // From the first byte: the stream's phases, then what passed here
+        // since the parsed value arrived.
+        let total = progress == nil ? index : transfer + parse + (parsedAt ?? started).duration(to: now)
+        firstLoad = LoadPhases(bytes: progress?.bytes ?? 0, children: collection.count, transfer: transfer,
+                               parse: parse, index: index, total: total)
     }
 
     /// Applies events to the collection through the feed: one change per

@@ -43,6 +43,15 @@ extension FirebaseCollection {
         return CollectionObservation { [weak self] in self?.statusObservers[id] = nil }
     }
 
+    /// Calls `handler` with each ``LoadProgress`` of a first `put` while it
+    /// arrives (a large one: every ``DatabaseStream/progressStep`` bytes),
+    /// and once when it is whole and parsed, before the collection loads it.
+    public func observeProgress(_ handler: @escaping (LoadProgress) -> Void) -> CollectionObservation {
+        let id = nextID()
+        progressObservers[id] = handler
+        return CollectionObservation { [weak self] in self?.progressObservers[id] = nil }
+    }
+
     private func nextID() -> Int {
         nextObserver += 1
         return nextObserver
@@ -53,6 +62,10 @@ extension FirebaseCollection {
             for event in events { for handler in childObservers.values { handler(event) } }
         }
         if !events.isEmpty || loaded { for handler in valueObservers.values { handler() } }
+    }
+
+    func tellProgress(_ progress: LoadProgress) {
+        for handler in progressObservers.values { handler(progress) }
     }
 
     func tellStatus() {

@@ -46,6 +46,11 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     public internal(set) var status: CollectionStatus = .stopped { didSet { if status != oldValue { tellStatus() } } }
     /// Number of pages asked for (``LoadMode/paged(size:)`` only; 1 otherwise).
     public private(set) var pages = 1
+    /// How far the current connection's first `put` has arrived (nil before
+    /// its first bytes); observe it with ``observeProgress(_:)``.
+    public internal(set) var loadProgress: LoadProgress?
+    /// What the first load cost, phase by phase (nil until it is in).
+    public internal(set) var firstLoad: LoadPhases?
 
     var view: QueryView
     let opener: StreamOpener
@@ -60,6 +65,9 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     var childObservers: [Int: (ChildEvent) -> Void] = [:]
     var valueObservers: [Int: () -> Void] = [:]
     var statusObservers: [Int: (CollectionStatus) -> Void] = [:]
+    var progressObservers: [Int: (LoadProgress) -> Void] = [:]
+    /// When the complete ``loadProgress`` reached this actor.
+    var parsedAt: ContinuousClock.Instant?
     var nextObserver = 0
 
     /// A collection of `query` at `reference`.

@@ -21,6 +21,7 @@ extension DatabaseStream {
         connection += 1
         connectionTask?.cancel()
         connectionTask = nil
+        firstPut = nil
         keepAliveDeadline = nil
         keepAliveTask?.cancel()
         keepAliveTask = nil

@@ -59,6 +59,19 @@ public actor DatabaseStream<StreamClock: Clock<Duration>> {
     var keepAliveDeadline: StreamClock.Instant?
     var keepAliveTask: Task<Void, Never>?
     var redactor = StreamRedactor()
+    /// The first `put` of the current connection while it arrives (nil
+    /// once it is delivered); see ``LoadProgress``.
+    var firstPut: ChildTally?
+    /// When the connection's first body byte came.
+    var firstByteAt: StreamClock.Instant?
+    /// When the chunk being handled came.
+    var chunkAt: StreamClock.Instant?
+    /// The tally at which the next ``StreamMessage/receiving(_:)`` is due.
+    var nextProgressAt = 0
+
+    /// Bytes between two ``StreamMessage/receiving(_:)`` messages while a
+    /// first `put` arrives.
+    public nonisolated var progressStep: Int { 1 << 20 }
 
     /// A stream of `reference` (and `query`) whose timers run on `clock`,
     /// not started yet.
@@ -129,10 +142,37 @@ public actor DatabaseStream<StreamClock: Clock<Duration>> {
         for action in actions { perform(action) }
     }
 
-    /// Feeds `input` if it comes from the current connection.
+    /// Feeds `input` if it comes from the current connection; tallies the
+    /// bytes of a first `put` on the way.
     func handle(_ input: StreamMachine.Input, connection id: Int) {
         guard id == connection else { return }
+        guard case .bytes(let bytes) = input, firstPut != nil else {
+            handle(input)
+            return
+        }
+        let now = clock.now
+        if firstByteAt == nil { firstByteAt = now }
+        chunkAt = now
+        firstPut?.feed(bytes)
         handle(input)
+        chunkAt = nil
+        guard let tally = firstPut, tally.bytes >= nextProgressAt, let start = firstByteAt else { return }
+        nextProgressAt = tally.bytes + progressStep
+        continuation?.yield(.receiving(LoadProgress(bytes: tally.bytes, children: tally.children,
+                                                    transfer: start.duration(to: now))))
+    }
+
+    /// The last ``StreamMessage/receiving(_:)`` of a first `put`, with its
+    /// transfer and parse times, sent just before the `put`.
+    private func finishFirstPut() {
+        guard let tally = firstPut else { return }
+        firstPut = nil
+        let now = clock.now
+        let arrived = chunkAt ?? now
+        let start = firstByteAt ?? arrived
+        continuation?.yield(.receiving(LoadProgress(bytes: tally.bytes, children: tally.children,
+                                                    transfer: start.duration(to: arrived),
+                                                    parse: arrived.duration(to: now))))
     }
 
     private func perform(_ action: StreamMachine.Action) {
@@ -152,7 +192,13 @@ public actor DatabaseStream<StreamClock: Clock<Duration>> {
         switch message {
         case .connected:
             logger.debug("stream open", metadata: ["location": "\(reference.path)"])
-        case .put, .patch:
+            firstPut = ChildTally()
+            firstByteAt = nil
+            nextProgressAt = progressStep
+        case .put:
+            logger.trace("\(message)", metadata: ["location": "\(reference.path)"])
+            finishFirstPut()
+        case .patch, .receiving:
             logger.trace("\(message)", metadata: ["location": "\(reference.path)"])
         case .disconnected, .renewingCredential, .ended:
             logger.notice("\(message)", metadata: ["location": "\(reference.path)"])

@@ -14,6 +14,10 @@ public enum StreamMessage: Sendable {
     /// The server accepted the stream; a `put` at `/` with the whole value
     /// follows.
     case connected
+    /// The first `put` of a connection is arriving: sent every
+    /// ``DatabaseStream/progressStep`` bytes while it comes, and once when it
+    /// is whole and parsed (``LoadProgress/isComplete``), just before it.
+    case receiving(LoadProgress)
     /// Replace the value at the payload's path (a `put` at `/` replaces
     /// everything, and follows every connect).
     case put(StreamPayload)
@@ -39,6 +43,9 @@ extension StreamMessage: CustomStringConvertible {
     public var description: String {
         switch self {
         case .connected: return "connected"
+        case .receiving(let progress):
+            return "receiving the first put: \(progress.bytes) bytes, \(progress.children) children"
+                + (progress.isComplete ? ", complete" : "")
         case .put(let payload): return "put at \(payload.path)"
         case .patch(let payload): return "patch at \(payload.path)"
         case .disconnected(let error, let delay): return "disconnected (\(error)); reconnecting in \(delay)"

@@ -55,7 +55,7 @@ struct StreamRedactor: Sendable {
         switch message {
         case .disconnected(let error, let delay): return .disconnected(scrub(error), retryAfter: delay)
         case .ended(let error?): return .ended(scrub(error))
-        case .connected, .put, .patch, .renewingCredential, .ended(nil): return message
+        case .connected, .receiving, .put, .patch, .renewingCredential, .ended(nil): return message
         }
     }
 

@@ -107,6 +107,9 @@ final class QueryView {
     /// priority.
     func apply(_ updates: [(path: [Key], value: Snapshot)], filtered: Bool? = nil) -> [ChildEvent] {
         let filtered = (filtered ?? serverFilters) && isFiltered
+        if updates.count == 1, updates[0].path.isEmpty, cache.isEmpty, query.limit == nil {
+            return fill(updates[0].value, filtered: filtered)
+        }
         if !filtered, updates.contains(where: { $0.path.isEmpty }) { cacheIsFiltered = false }
         var next: [Key: Snapshot] = [:]
         var touched: [Key] = []
@@ -137,6 +140,43 @@ final class QueryView {
             }
         }
         return commit(touched, next, dropHidden: filtered || cacheIsFiltered)
+    }
+
+    /// The whole value arriving in an empty view without a limit (a first
+    /// load): every child inside the bounds is added, in query order, with
+    /// no candidate bookkeeping: nothing was shown, so nothing moves,
+    /// changes or leaves. The events are those ``commit(_:_:dropHidden:)``
+    /// would give.
+    /// - Complexity: O(n log n) for n children.
+    private func fill(_ value: Snapshot, filtered: Bool) -> [ChildEvent] {
+        isComplete = true
+        cacheIsFiltered = filtered
+        let children = value.children
+        cache.reserveCapacity(children.count)
+        for child in children {
+            guard let key = child.key, child.exists else { continue }
+            // Every child is indexed if inside the bounds; one outside is
+            // kept only when the data is the location's, not the server's
+            // answer to the query.
+            if range.contains(child.sortValue, key) {
+                _ = index.upsert(key, child.sortValue)
+                cache[key] = child
+            } else {
+                // (A key given twice: the last one holds.)
+                if cache.removeValue(forKey: key) != nil { _ = index.remove(key) }
+                if !filtered { cache[key] = child }
+            }
+        }
+        var events: [ChildEvent] = []
+        events.reserveCapacity(index.count)
+        var previous: Key?
+        index.forEachID { id in
+            let key = index.key(of: id)
+            events.append(ChildEvent(kind: .added, key: key, snapshot: cache[key]!, previousKey: previous))
+            previous = key
+            return true
+        }
+        return events
     }
 
     /// Whether the query shows only part of the location (bounds or a limit).

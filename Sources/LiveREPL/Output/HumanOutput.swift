@@ -1,6 +1,7 @@
 // HumanOutput.swift — command output for a person: index-path operations,
 // events and rows, in colour on a terminal.
 
+import LiveFirebase
 import LiveModel
 import LiveSections
 
@@ -21,9 +22,24 @@ public struct HumanOutput: Sendable {
         case .change(let report): return change(report)
         case .sections(let sections): return show(sections)
         case .text(let lines): return lines
+        case .stats(let lines, let load): return lines + (load.map { [$0.line] } ?? [])
         case .synced(let children): return [paint("in sync with the server: \(children) children", "2")]
         case .nothing, .quit: return []
         }
+    }
+
+    /// A first load on its way, for one line redrawn in place:
+    /// `loading: 5.2 MB, 36000 children (12.3 MB/s)`.
+    public func progress(_ progress: LoadProgress) -> String {
+        paint("loading: " + Session.megabytes(progress.bytes) + ", \(progress.children) children ("
+              + Session.megabytes(Int(progress.bytesPerSecond)) + "/s)", "2")
+    }
+
+    /// The line that replaces ``progress(_:)`` once the load is in:
+    /// `loaded 100000 children, 14.4 MB in 3.4 s`.
+    public func loaded(_ load: InitialLoad) -> String {
+        paint("loaded \(load.phases.children) children, " + Session.megabytes(load.phases.bytes)
+              + String(format: " in %.1f s", load.totalMilliseconds / 1e3), "2")
     }
 
     /// `error: ...`.

@@ -12,6 +12,10 @@ public enum JSONOutput {
         case .change(let report): return change(report).jsonText(sortedKeys: true)
         case .sections(let sections): return show(sections).jsonText(sortedKeys: true)
         case .text(let lines): return JSONValue.object(["text": .array(lines.map { .string($0) })]).jsonText()
+        case .stats(let lines, let load):
+            var members: JSONObject = ["text": .array(lines.map { .string($0) })]
+            if let load { members["load"] = load.json }
+            return JSONValue.object(members).jsonText()
         case .synced(let children):
             return JSONValue.object(["synced": true, "children": .number(Double(children))]).jsonText(sortedKeys: true)
         case .nothing, .quit: return nil

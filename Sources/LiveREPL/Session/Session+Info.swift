@@ -35,7 +35,7 @@ extension Session {
         ]
     }
 
-    static func megabytes(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1_048_576) }
+    nonisolated static func megabytes(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1_048_576) }
 
     /// The process's resident memory, from `/proc/self/statm` (Linux).
     static func residentBytes() -> Int? {

@@ -22,8 +22,11 @@ public enum CommandOutput: Sendable, Equatable {
     case change(ChangeReport)
     /// The sections and rows (`show`).
     case sections([ShownSection])
-    /// Lines of text (`help`, `stats`, `query` without options).
+    /// Lines of text (`help`, `query` without options).
     case text([String])
+    /// What `stats` prints: its lines, and the initial load's phases once
+    /// it is in.
+    case stats([String], InitialLoad?)
     /// The collection equals the server's answer to the query (`sync`),
     /// with this many children.
     case synced(children: Int)
@@ -64,6 +67,11 @@ public final class Session {
     var view: SessionView
     let recorder = ChangeRecorder()
     let started = ContinuousClock.now
+    /// What the initial load cost (nil before it is in).
+    public internal(set) var initialLoad: InitialLoad?
+    /// Called on the main actor while the initial load arrives from a
+    /// server (see ``LoadProgress``): a front end on a terminal shows it.
+    public var onProgress: (@MainActor (LoadProgress) -> Void)?
     /// How long a write waits for its change to reach the collection.
     public var writeTimeout: Double = 5
 
@@ -112,16 +120,34 @@ public final class Session {
     public var isOffline: Bool { client == nil }
 
     /// Connects and waits for the first load (offline: loads the empty
-    /// location). What the first load did is not reported.
+    /// location). What the first load did is not reported; what it cost is
+    /// kept in ``initialLoad``.
+    ///
+    /// The children load into the sorted collection alone; the sections are
+    /// then built once from them (measured as the load's sections phase).
     /// - Throws: ``REPLError/database(_:)`` when the first connection fails
     ///   (a session does not wait through reconnects before it has data).
     public func start() async throws(REPLError) {
+        let sectionPath = view.sectionPath
+        recorder.detach()
+        view = SessionView(firebase.collection, sectionBy: nil)
+        let watch = firebase.observeProgress { [unowned self] progress in onProgress?(progress) }
+        defer {
+            watch.cancel()
+            let building = ContinuousClock.now
+            view = SessionView(firebase.collection, sectionBy: sectionPath)
+            let sections = building.duration(to: .now)
+            recorder.attach(to: firebase, view: view)
+            // Each child loaded was a child event, unrecorded.
+            recorder.countUnrecorded(firebase.collection.count)
+            initialLoad = firebase.firstLoad.map { InitialLoad(phases: $0, sections: sections) }
+            _ = recorder.take()
+        }
         if isOffline {
             try await inject(.put, .root, json: "null")
         } else {
             try await Self.startFailingFast(firebase)
         }
-        _ = recorder.take()
     }
 
     /// Starts `collection`; fails as soon as it loses its first connection
@@ -154,7 +180,7 @@ public final class Session {
         case .quit: return .quit
         case .help(let topic): return .text(Help.lines(topic))
         case .show: return .sections(view.shown())
-        case .stats: return .text(statsLines())
+        case .stats: return .stats(statsLines(), initialLoad)
         case .sync(let seconds):
             return .synced(children: try await waitUntilCurrent(command: "sync", seconds: seconds ?? writeTimeout))
         case .query(nil): return .text(queryLines())

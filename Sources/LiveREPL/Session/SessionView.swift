@@ -88,6 +88,9 @@ final class ChangeRecorder {
         }
     }
 
+    /// Counts `events` child events that were not gathered (an initial load's).
+    func countUnrecorded(_ events: Int) { eventCount += events }
+
     func detach() {
         for cancel in cancels { cancel() }
         cancels.removeAll()

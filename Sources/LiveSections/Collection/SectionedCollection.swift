@@ -40,6 +40,8 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     private final class Rows {
         var tree: OrderStatisticTree<Row>
         init() { tree = OrderStatisticTree<Row>(areInIncreasingOrder: { $0 < $1 }) }
+        /// The rows of `sorted`, built in bulk.
+        init(sorted: [Row]) { tree = OrderStatisticTree<Row>(sorted, areInIncreasingOrder: { $0 < $1 }) }
     }
 
     /// Sections present, in display order.
@@ -179,16 +181,20 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
         order.removeAll()
         rows.removeAll()
         placed.removeAll()
+        placed.reserveCapacity(collection.count)
+        // The collection iterates in order, so each section's rows come
+        // sorted: each tree is built in bulk rather than row by row.
+        var grouped: [Section: [Row]] = [:]
         for model in collection {
             let key = model.identifier
             let section = sectionOf(model)
             let post = collection.orderPost(for: key)!
-            if rows[section] == nil {
-                rows[section] = Rows()
-                order.insert(section, at: insertionIndex(of: section))
-            }
-            rows[section]!.tree.insert(Row(post: post))
+            grouped[section, default: []].append(Row(post: post))
             placed[key] = (section, post)
+        }
+        for (section, sorted) in grouped {
+            rows[section] = Rows(sorted: sorted)
+            order.insert(section, at: insertionIndex(of: section))
         }
     }
 

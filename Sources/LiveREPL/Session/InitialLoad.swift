@@ -1,0 +1,60 @@
+// InitialLoad.swift — what a session's initial load cost, phase by phase,
+// as `stats` prints it.
+
+import Foundation
+import LiveFirebase
+import LiveModel
+
+/// The phases of a session's initial load: the collection's
+/// (``LoadPhases``: transfer, parse, index) and the sections built after it.
+/// The phases follow each other; ``totalMilliseconds`` also holds the waits
+/// between them, so they never add up to more than it.
+public struct InitialLoad: Sendable, Equatable {
+    /// The collection's first load.
+    public let phases: LoadPhases
+    /// Building the sections from the loaded children (zero without
+    /// `--section-by`).
+    public let sections: Duration
+
+    public init(phases: LoadPhases, sections: Duration) {
+        self.phases = phases
+        self.sections = sections
+    }
+
+    public var transferMilliseconds: Double { phases.transfer.milliseconds }
+    public var parseMilliseconds: Double { phases.parse.milliseconds }
+    public var indexMilliseconds: Double { phases.index.milliseconds }
+    public var sectionsMilliseconds: Double { sections.milliseconds }
+    /// First byte to the sections built.
+    public var totalMilliseconds: Double { (phases.total + sections).milliseconds }
+
+    /// `load: 100000 children, 14.4 MB in 3400.0 ms (transfer …, parse …, index …, sections …)`.
+    var line: String {
+        func ms(_ value: Double) -> String { String(format: "%.1f ms", value) }
+        return "load: \(phases.children) children, " + Session.megabytes(phases.bytes)
+            + " in \(ms(totalMilliseconds)) (transfer \(ms(transferMilliseconds)), parse \(ms(parseMilliseconds)), "
+            + "index \(ms(indexMilliseconds)), sections \(ms(sectionsMilliseconds)))"
+    }
+
+    /// The `--json` form: `{"bytes", "children", "transferMs", "parseMs",
+    /// "indexMs", "sectionsMs", "totalMs"}`.
+    var json: JSONValue {
+        .object([
+            "bytes": .number(Double(phases.bytes)),
+            "children": .number(Double(phases.children)),
+            "transferMs": .number(transferMilliseconds),
+            "parseMs": .number(parseMilliseconds),
+            "indexMs": .number(indexMilliseconds),
+            "sectionsMs": .number(sectionsMilliseconds),
+            "totalMs": .number(totalMilliseconds),
+        ])
+    }
+}
+
+extension Duration {
+    /// This duration in milliseconds.
+    var milliseconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) * 1e3 + Double(attoseconds) / 1e15
+    }
+}
