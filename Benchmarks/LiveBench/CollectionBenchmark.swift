@@ -120,6 +120,48 @@ enum CollectionBenchmark {
         return seconds / Double(stream.ops.count)
     }
 
+    /// Seconds per grouped change (`performBatch`) of `groupSize` events of
+    /// `stream` (updates that change the score and often the section, adds,
+    /// removes) through a `SectionedCollection` of 100 sections, with one
+    /// observer of its stages and one sequential observer; `groups` groups.
+    static func sectionedGroupedChange(_ stream: EventStream, groupSize: Int, groups: Int) -> Double {
+        let width = EventStream.keyLength
+        func key(_ bytes: [UInt8], _ i: Int) -> Key {
+            try! Key(String(decoding: bytes[(i * width)..<((i + 1) * width)], as: UTF8.self))
+        }
+        let collection = SortedCollection<BenchItem>(order: .child("score"))
+        for i in 0..<stream.initialScores.count {
+            try! collection.add(BenchItem(identifier: key(stream.initialKeys, i), score: stream.initialScores[i]),
+                                sortValue: .number(stream.initialScores[i]))
+        }
+        let sectioned = SectionedCollection(collection) { Int($0.score) / 10_000 } // 100 sections
+        var stages = 0, changes = 0
+        let t1 = sectioned.observeStages { stages += $0.count }
+        let t2 = sectioned.observe { _ in changes += 1 }
+        defer { t1.cancel(); t2.cancel() }
+        let groups = min(groups, stream.ops.count / groupSize)
+        var times: [Double] = []
+        for g in 0..<groups {
+            let range = (g * groupSize)..<((g + 1) * groupSize)
+            let eventKeys = range.map { key(stream.keys, $0) }
+            times.append(Timing.seconds {
+                collection.performBatch {
+                    for (e, k) in zip(range, eventKeys) {
+                        switch stream.ops[e] {
+                        case .update, .add:
+                            let s = stream.scores[e]
+                            try! collection.add(BenchItem(identifier: k, score: s), sortValue: .number(s))
+                        case .remove:
+                            collection.remove(k)
+                        }
+                    }
+                }
+            })
+        }
+        precondition(stages > 0 && changes > 0, "sectioned collection told nothing")
+        return Timing.median(times)
+    }
+
     /// Seconds to load `bytes` (a snapshot) into an empty collection through a
     /// data source, as one batch: parse, prepare every child, insert.
     static func load(_ bytes: [UInt8]) async -> (seconds: Double, count: Int) {

@@ -141,8 +141,13 @@ struct LiveBench: AsyncParsableCommand {
                   target: size >= 1_000_000 ? ">= 300000" : "")
             let sectioned = Timing.medianOf(repeats) { CollectionBenchmark.sectionedEvents(stream) }
             r.add("  + SectionedCollection, 100 sections, stage output", sectioned * 1e6, unit: "us/ev",
-                  against: ("unsectioned", swift * 1e6))
+                  against: ("unsectioned", swift * 1e6), target: "<= 1.5x")
             r.add("  + SectionedCollection: events per second", 1 / sectioned, unit: "ev/s")
+            let grouped = Timing.medianOf(repeats) {
+                CollectionBenchmark.sectionedGroupedChange(stream, groupSize: 1_000, groups: 10)
+            }
+            r.add("  + SectionedCollection: grouped change of 1,000 children",
+                  grouped * 1e3, unit: "ms/group")
         }
         let bytes = Generator.snapshot(count: children, seed: 42)
         var loads: [Double] = []
