@@ -84,41 +84,47 @@ final class ListenerWindow {
     /// and each touched child's insertion, removal or move changes that
     /// count by at most one for an untouched child: so with
     /// `t = touched.count`, an untouched child that enters lies within t
-    /// positions of the new window's end, and one that leaves lay within t
-    /// positions of the old one's.
+    /// positions inside the new window's cut end, and one that leaves
+    /// within t positions beyond it. When no touched child was or is in the
+    /// window, the window is the same first or last n untouched children.
     /// - Complexity: O(t log n) for n children within the bounds, plus the
     ///   depth of the sort value's child path for each touched child.
     func update(_ touched: [Key], in parent: DataNode) -> [Change] {
         guard let index else { return updateUnlimited(touched, in: parent) }
-        let reach = touched.count
-        let before = range(count: index.count)
-        var leaving: [Key] = []
-        for position in cutEnd(of: before, reach: reach) { leaving.append(index.key(at: position)) }
-
+        var positions: [Int?] = []
+        positions.reserveCapacity(touched.count)
         for key in touched {
             let child = parent.child(key)
             if query.bounds(admit: key, child) {
-                _ = index.upsert(key, query.sortValue(of: child))
+                positions.append(index.upsert(key, query.sortValue(of: child)).new)
             } else {
                 _ = index.remove(key)
+                positions.append(nil)
             }
         }
-        let after = range(count: index.count)
+        let window = range(count: index.count)
         var changes: [Change] = []
-        let touchedSet = Set(touched)
-        for key in touched {
-            let isIn = index.find(key).map { after.contains($0.position) } ?? false
-            let child = isIn ? parent.child(key) : nil
-            guard child != members[key] else { continue }
+        var moved = false
+        for (i, key) in touched.enumerated() {
+            // A later touched child may have moved an earlier one.
+            let position = touched.count == 1 ? positions[i] : index.find(key)?.position
+            let child = position.map(window.contains) == true ? parent.child(key) : nil
+            let old = members[key]
+            if old != nil || child != nil { moved = true }
+            guard child != old else { continue }
             members[key] = child
             changes.append((key, child))
         }
-        for key in leaving where !touchedSet.contains(key) && members[key] != nil {
-            if let found = index.find(key), after.contains(found.position) { continue }
+        guard moved else { return changes }
+        // Touched children are settled: a member found beyond the cut end
+        // leaves, and a child found inside it that is no member enters.
+        for position in beyondCutEnd(count: index.count, reach: touched.count) {
+            let key = index.key(at: position)
+            guard members[key] != nil else { continue }
             members[key] = nil
             changes.append((key, nil))
         }
-        for position in cutEnd(of: after, reach: reach) {
+        for position in cutEnd(of: window, reach: touched.count) {
             let key = index.key(at: position)
             guard members[key] == nil else { continue }
             let child = parent.child(key)
@@ -146,6 +152,21 @@ final class ListenerWindow {
         case .first(let n)?: return 0..<min(max(n, 0), count)
         case .last(let n)?: return max(0, count - max(n, 0))..<count
         case nil: return 0..<count
+        }
+    }
+
+    /// The `reach` positions just beyond the end the limit cuts, among
+    /// `count` children within bounds.
+    private func beyondCutEnd(count: Int, reach: Int) -> Range<Int> {
+        switch query.limit {
+        case .first(let n)?:
+            let start = min(count, max(n, 0))
+            return start..<min(count, start + reach)
+        case .last(let n)?:
+            let end = max(0, count - max(n, 0))
+            return max(0, end - reach)..<end
+        case nil:
+            return 0..<0
         }
     }
 
