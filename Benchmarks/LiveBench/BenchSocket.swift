@@ -44,12 +44,13 @@ final class BenchSocket: @unchecked Sendable {
         return true
     }
 
-    /// Reads one response with a Content-Length body and drops it.
-    func readResponse() throws {
+    /// Reads one response with a Content-Length body and drops it; throws
+    /// unless its status is `status`.
+    func readResponse(status: String = "200") throws {
         while true {
             if let end = headerEnd() {
                 let head = String(decoding: buffer[..<end], as: UTF8.self)
-                guard head.hasPrefix("HTTP/1.1 200") else { throw POSIXError(.EPROTO) }
+                guard head.hasPrefix("HTTP/1.1 \(status)") else { throw POSIXError(.EPROTO) }
                 let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
                     .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
                 if buffer.count >= end + 4 + length {

@@ -15,6 +15,8 @@ struct LiveBench: AsyncParsableCommand {
 
     enum Part: String, ExpressibleByArgument, CaseIterable {
         case load, events, collection, sections, server, firebase, json
+        /// Only the server's write latency with limited query listeners (part of `server`).
+        case serverWindow = "server-window"
     }
 
     @Option(help: "Children in the initial-load snapshot.")
@@ -29,7 +31,7 @@ struct LiveBench: AsyncParsableCommand {
     @Option(help: "Runs per figure; the median is reported.")
     var repeats = 3
 
-    @Option(parsing: .upToNextOption, help: "Which parts to run (load, events, collection, sections, server, firebase, json).")
+    @Option(parsing: .upToNextOption, help: "Which parts to run (load, events, collection, sections, server, firebase, json; server-window runs only the server's figure with limited query listeners).")
     var only: [Part] = Part.allCases
 
     @Flag(help: "Skip the Foundation JSONSerialization baseline (about 10 s at 1M children).")
@@ -54,7 +56,11 @@ struct LiveBench: AsyncParsableCommand {
         if only.contains(.events) { runEvents() }
         if only.contains(.collection) { await runCollection() }
         if only.contains(.sections) { runSections() }
-        if only.contains(.server) { try await runServer() }
+        if only.contains(.server) {
+            try await runServer()
+        } else if only.contains(.serverWindow) {
+            try await runServerWindow()
+        }
         if only.contains(.firebase) { try await runFirebase() }
         if only.contains(.json) { try runJSON() }
     }
@@ -108,6 +114,27 @@ struct LiveBench: AsyncParsableCommand {
                       unit: "ms", target: "< 5 ms")
             }
         }
+        r.print()
+        try await runServerWindow()
+    }
+
+    @Option(help: "Writes per run in the server's figure with limited query listeners.")
+    var windowWrites = 400
+
+    /// Write latency on a large location, without listeners and with 10
+    /// `orderBy="score"&limitToLast=10` listeners.
+    private func runServerWindow() async throws {
+        let children = quick ? 20_000 : 100_000
+        var r = Report(title: "LiveServer write latency at \(children) children, one write at a time (\(windowWrites) PUTs of a score)")
+        var none: [Double] = [], ten: [Double] = []
+        for _ in 0..<repeats {
+            none.append(try await ServerBenchmark.windowWriteLatency(children: children, listeners: 0, writes: windowWrites))
+            ten.append(try await ServerBenchmark.windowWriteLatency(children: children, listeners: 10, writes: windowWrites))
+        }
+        let baseline = Timing.median(none) * 1e3
+        r.add("write latency median, no listeners", baseline, unit: "ms")
+        r.add("write latency median, 10 listeners score limitToLast=10", Timing.median(ten) * 1e3, unit: "ms",
+              against: ("no listeners", baseline), target: "<= 2x")
         r.print()
     }
 

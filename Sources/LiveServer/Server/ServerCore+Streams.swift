@@ -52,9 +52,9 @@ extension ServerCore {
             let export = options.export
             guard listener.faults.isEmpty else {
                 if let query {
-                    let window = query.window(of: node)
-                    for child in window { listener.window[child.key] = child.node }
-                    listener.send(.put(.root, Query.json(of: window, export: export)))
+                    let window = ListenerWindow(query, of: node)
+                    listener.window = window
+                    listener.send(.put(.root, window.json(export: export)))
                 } else {
                     listener.send(.put(.root, node.json(export: export)))
                 }
@@ -74,17 +74,18 @@ extension ServerCore {
     }
 
     /// Computes a query stream's first window from `node` (the value at its
-    /// location) off the lock, then installs it and sends it, unless a write
-    /// touched the location meanwhile: then it starts again from the value
-    /// as it is now. After a few tries under a steady stream of writes, the
-    /// window is computed under the lock, as every write's events are.
+    /// location) off the lock, with the ordered index a limited query keeps,
+    /// then installs it and sends it, unless a write touched the location
+    /// meanwhile: then it starts again from the value as it is now. After a
+    /// few tries under a steady stream of writes, the window is computed
+    /// under the lock, as writes at or above the location rebuild it.
     private func prepareWindow(_ listener: Listener, _ query: Query, from node: DataNode, export: Bool, attempt: Int) {
         DispatchQueue.global(qos: .userInitiated).async { [self] in
-            let window = query.window(of: node)
-            let first = ServerSentEvent.put(.root, Query.json(of: window, export: export))
+            let window = ListenerWindow(query, of: node)
+            let first = ServerSentEvent.put(.root, window.json(export: export))
             lock.withLock {
                 guard listener.touchedWhilePreparing else {
-                    for child in window { listener.window[child.key] = child.node }
+                    listener.window = window
                     listener.deliverFirst(first)
                     return
                 }
@@ -94,9 +95,9 @@ extension ServerCore {
                     prepareWindow(listener, query, from: current, export: export, attempt: attempt + 1)
                     return
                 }
-                let window = query.window(of: current)
-                for child in window { listener.window[child.key] = child.node }
-                listener.deliverFirst(.put(.root, Query.json(of: window, export: export)))
+                let window = ListenerWindow(query, of: current)
+                listener.window = window
+                listener.deliverFirst(.put(.root, window.json(export: export)))
             }
         }
     }
@@ -113,15 +114,15 @@ extension ServerCore {
         var shared: [Path: [Bool: [ServerSentEvent]]] = [:]
         for listener in listeners.values {
             let events: [ServerSentEvent]
-            if let query = listener.query {
+            if listener.query != nil {
                 guard StreamPlanner.touches(mutation, listener.path) else { continue }
-                if listener.isPreparing {
+                guard let window = listener.window, !listener.isPreparing else {
                     // Its window is computed again from the new value.
                     listener.touchedWhilePreparing = true
                     continue
                 }
-                events = StreamPlanner.queryEvents(query, for: mutation, at: listener.path, in: store, export: listener.export,
-                                                   window: &listener.window)
+                events = StreamPlanner.queryEvents(for: mutation, at: listener.path, in: store, export: listener.export,
+                                                   window: window)
             } else if let known = shared[listener.path]?[listener.export] {
                 events = known
             } else {

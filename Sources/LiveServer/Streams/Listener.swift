@@ -29,7 +29,8 @@ final class Listener: @unchecked Sendable {
     let limit: Int
 
     // Guarded by the server's lock.
-    var window: [Key: DataNode] = [:]
+    /// A query stream's window, once its first `put` was prepared.
+    var window: ListenerWindow?
     /// Whether the first `put` is being prepared (see ``startPreparing()``).
     private(set) var isPreparing = false
     /// Whether a write touched a query stream's location while its first

@@ -43,37 +43,27 @@ enum StreamPlanner {
     }
 
     /// Events for a listener with a query: the children that left the
-    /// window (as null), entered it or changed in it, against `window`,
-    /// which becomes the new window.
-    /// - Complexity: without a limit, O(writes) when every write lies
-    ///   below the location; otherwise that of ``Query/window(of:)`` on the
-    ///   location.
-    static func queryEvents(_ query: Query, for mutation: Mutation, at location: Path, in store: Store,
-                            export: Bool, window: inout [Key: DataNode]) -> [ServerSentEvent] {
-        var changes: [(Key, JSONValue)] = []
-        if query.limit == nil, let touched = touchedChildren(mutation, below: location) {
-            // Without a limit a child's membership depends on that child alone.
-            let parent = store.get(location)
-            for key in touched {
-                let child = parent.child(key)
-                let next = query.bounds(admit: key, child) ? child : nil
-                guard next != window[key] else { continue }
-                window[key] = next
-                changes.append((key, next?.json(export: export) ?? .null))
-            }
+    /// window (as null), entered it or changed in it, as `window` takes in
+    /// the mutation.
+    /// - Complexity: when every write lies below the location, that of
+    ///   ``ListenerWindow/update(_:in:)``: O(t log n) for t children touched
+    ///   and n within the bounds; otherwise that of
+    ///   ``ListenerWindow/reset(to:)``. Plus rendering the values sent.
+    static func queryEvents(for mutation: Mutation, at location: Path, in store: Store,
+                            export: Bool, window: ListenerWindow) -> [ServerSentEvent] {
+        let parent = store.get(location)
+        let changes: [ListenerWindow.Change]
+        if let touched = touchedChildren(mutation, below: location) {
+            changes = window.update(touched, in: parent)
         } else {
-            var next: [Key: DataNode] = [:]
-            for child in query.window(of: store.get(location)) { next[child.key] = child.node }
-            for (key, _) in window where next[key] == nil { changes.append((key, .null)) }
-            for (key, node) in next where window[key] != node { changes.append((key, node.json(export: export))) }
-            window = next
+            changes = window.reset(to: parent)
         }
         if changes.isEmpty { return [] }
         if changes.count == 1 {
-            return [.put(Path(uncheckedKeys: [changes[0].0]), changes[0].1)]
+            return [.put(Path(uncheckedKeys: [changes[0].key]), changes[0].node?.json(export: export) ?? .null)]
         }
         var members = JSONObject()
-        for (key, value) in changes { members[key.string] = value }
+        for (key, node) in changes { members[key.string] = node?.json(export: export) ?? .null }
         return [.patch(.root, members)]
     }
 

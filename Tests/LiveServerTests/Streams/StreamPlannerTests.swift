@@ -19,19 +19,18 @@ struct StreamPlannerTests {
             let query = try #require(try Query(parameters: spec.parameters), "seed \(seed), round \(round): \(spec)")
             var store = Store()
             _ = try store.set(Self.location, json: draw.node(), now: 0)
-            var window: [Key: DataNode] = [:]
-            for child in query.window(of: store.get(Self.location)) { window[child.key] = child.node }
-            var mirror = window
+            let window = ListenerWindow(query, of: store.get(Self.location))
+            var mirror = window.members
             for step in 0..<40 {
                 let (mutation, label) = try Self.randomMutation(&draw, &store)
-                let events = StreamPlanner.queryEvents(query, for: mutation, at: Self.location, in: store,
-                                                       export: true, window: &window)
+                let events = StreamPlanner.queryEvents(for: mutation, at: Self.location, in: store,
+                                                       export: true, window: window)
                 try Self.apply(events, to: &mirror)
                 let expected = query.window(of: store.get(Self.location))
                 let context = "seed \(seed), round \(round), step \(step): \(spec), \(label)"
                 #expect(Set(mirror.keys) == Set(expected.map(\.key)), "\(context)")
                 for child in expected { #expect(mirror[child.key] == child.node, "\(context): \(child.key)") }
-                #expect(window == mirror, "\(context)")
+                #expect(window.members == mirror, "\(context)")
                 checkedWrites += 1
             }
         }

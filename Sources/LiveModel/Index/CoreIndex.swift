@@ -1,6 +1,6 @@
-// CoreIndex.swift — the C ordered index (lc_index) behind a small Swift class.
+// CoreIndex.swift — the C ordered index (lc_index) behind a small Swift class,
+// for the layers above (package access: never public).
 internal import CLiveCore
-import LiveModel
 
 /// The C core's ordered index of `(sort value, key)` entries in Firebase
 /// order. Each entry has a stable 32-bit id for the caller's per-entry data.
@@ -10,7 +10,7 @@ package final class CoreIndex {
     private let raw: OpaquePointer
 
     package init() {
-        guard let raw = lc_index_new() else { fatalError("LiveCollection: out of memory creating an index") }
+        guard let raw = lc_index_new() else { fatalError("LiveModel: out of memory creating an index") }
         self.raw = raw
     }
 
@@ -104,7 +104,7 @@ package final class CoreIndex {
         // Keys are validated by `Key` and values by `withSafeCoreValue`: what is
         // left is running out of memory (or of 2^32 entries).
         if status != LC_OK {
-            fatalError("LiveCollection: index \(what) failed: \(String(cString: lc_status_name(status)))")
+            fatalError("LiveModel: index \(what) failed: \(String(cString: lc_status_name(status)))")
         }
     }
 }
