@@ -14,7 +14,6 @@ import argparse
 import json
 import os
 import random
-import re
 import resource
 import shutil
 import statistics
@@ -23,39 +22,11 @@ import sys
 import tempfile
 import time
 
-GROUPS = [f"group-{i:02d}" for i in range(100)]
-WORDS = ["alpha", "beta", "gamma", "delta", "omega", "kappa", "sigma", "theta"]
-PUSH_CHARS = "-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz"
-
-
-def push_id(rng, millis):
-    """A 20-character key shaped like Firebase's push ids."""
-    head = "".join(PUSH_CHARS[(millis >> (6 * (7 - i))) & 63] for i in range(8))
-    return head + "".join(rng.choice(PUSH_CHARS) for _ in range(12))
-
-
 def generate(path, children, seed):
-    """Writes {"items": {...}} with `children` children of about 143 bytes:
-    title, score, group, updated and tags."""
-    rng = random.Random(seed)
-    with open(path, "w") as out:
-        out.write('{"items":{')
-        millis = 1_700_000_000_000
-        for i in range(children):
-            millis += rng.randint(1, 50)
-            child = {
-                "title": f"{rng.choice(WORDS)} {rng.choice(WORDS)} {i}",
-                "score": rng.randint(0, 1_000_000) / 100,
-                "group": rng.choice(GROUPS),
-                "updated": millis,
-                "tags": [rng.choice(WORDS), rng.choice(WORDS)],
-            }
-            if i:
-                out.write(",")
-            out.write(json.dumps(push_id(rng, millis)))
-            out.write(":")
-            out.write(json.dumps(child, separators=(",", ":")))
-        out.write("}}")
+    """Writes {"items": {...}} with `children` benchmark children (Tools/bench-data)."""
+    tool = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench-data")
+    subprocess.run([sys.executable, tool, "--children", str(children), "--path", "items", "--seed", str(seed),
+                    "--output", path], check=True)
 
 
 def run_whole(argv, stdin=None, env=None):
@@ -146,9 +117,11 @@ def one_run(args, size, data):
             sys.exit(f"bench e2e: firebase-admin read {count} children, not {size}")
         repl = measured([args.live_repl, "--url", server.url, "--path", "/items", "--order-by", "score",
                          "--section-by", "group", "--json"], stdin="stats\nquit\n")
-        shown = re.search(r'children"?: ?(\d+)', repl["stdout"])
-        if not shown or int(shown.group(1)) != size:
-            sys.exit(f"bench e2e: live-repl loaded {shown and shown.group(1)} children, not {size}")
+        load = next((json.loads(line)["load"] for line in repl["stdout"].splitlines()
+                     if line.startswith("{") and '"load"' in line), None)
+        if not load or load["children"] != size:
+            sys.exit(f"bench e2e: live-repl loaded {load and load['children']} children, not {size}")
+        repl["load"] = load
         resident, peak = server.memory()
         return {"curl": curl, "admin": admin, "repl": repl, "server_start": server.start_seconds,
                 "server_rss": resident, "server_peak": peak}
@@ -188,6 +161,8 @@ def main():
             "admin_get_seconds": med(lambda r: float(r["admin"]["get"])),
             "repl_seconds": med(lambda r: r["repl"]["seconds"]),
             "repl_rss": med(lambda r: r["repl"]["rss"]),
+            "repl_phases_ms": {phase: med(lambda r: r["repl"]["load"][phase])
+                               for phase in ("transferMs", "parseMs", "indexMs", "sectionsMs", "totalMs")},
             "server_start_seconds": med(lambda r: r["server_start"]),
             "server_rss": med(lambda r: r["server_peak"]),
         }
@@ -210,6 +185,9 @@ def report(f):
          f["repl_seconds"] / f["admin_seconds"]),
         ("live-server --data: start until serving", f["server_start_seconds"], f["server_rss"], None),
     ]
+    phases = f["repl_phases_ms"]
+    rows.insert(4, ("  its load (stats): transfer {transferMs:.0f}, parse {parseMs:.0f}, index {indexMs:.0f}, "
+                    "sections {sectionsMs:.0f} ms of".format(**phases), phases["totalMs"] / 1e3, None, None))
     for name, seconds, rss, ratio in rows:
         memory = f"{mb(rss):8.0f} MB ({rss / f['json_bytes']:4.1f}x JSON)" if rss else " " * 26
         versus = f"  {ratio:5.2f}x firebase-admin" if ratio else ""
