@@ -38,7 +38,9 @@ struct InteractiveTests {
             var cArguments = argv.map { strdup($0) } + [nil]
             defer { for pointer in cArguments { free(pointer) } }
             var pid: pid_t = 0
-            let spawned = posix_spawnp(&pid, "tmux", &actions, nil, &cArguments, environ)
+            // Under the launch lock: the tmux server lives on, and must not
+            // inherit a pipe being made for another test's process.
+            let spawned = ProcessLaunch.exclusively { posix_spawnp(&pid, "tmux", &actions, nil, &cArguments, environ) }
             guard spawned == 0 else { throw REPLTestError("cannot run tmux (\(spawned)): is it installed?") }
             var status: Int32 = 0
             while waitpid(pid, &status, 0) == -1, errno == EINTR {}
@@ -57,8 +59,14 @@ struct InteractiveTests {
             try await tmux(["capture-pane", "-p", "-S", "-200"] + (colors ? ["-e"] : []))
         }
         var isRunning: Bool { get async { (try? await tmux(["has-session"])) != nil } }
-        /// Ends the tmux server and what runs in it (blocking: for `defer`).
-        func stop() { _ = try? tmuxBlocking(["kill-server"]) }
+        /// Ends what runs in the terminal and the tmux server (blocking: for
+        /// `defer`). The program is killed first: a tmux server told to stop
+        /// can wait on a program that is still running.
+        func stop() {
+            let panes = (try? tmuxBlocking(["list-panes", "-a", "-F", "#{pane_pid}"])) ?? ""
+            for pid in panes.split(separator: "\n").compactMap({ pid_t($0) }) { kill(pid, SIGKILL) }
+            _ = try? tmuxBlocking(["kill-server"])
+        }
 
         /// Waits until `condition` holds for the screen (tmux has no way to
         /// tell when a program has drawn, so the screen is read again every

@@ -45,11 +45,14 @@ enum REPLProcess {
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
         process.environment = env
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
+        let (stdin, stdout, stderr) = try ProcessLaunch.exclusively {
+            let pipes = (ProcessLaunch.pipe(), ProcessLaunch.pipe(), ProcessLaunch.pipe())
+            process.standardInput = pipes.0
+            process.standardOutput = pipes.1
+            process.standardError = pipes.2
+            try process.run()
+            return pipes
+        }
         // Read both outputs while writing, so no pipe fills up; on threads
         // of their own, as the global queues share the cooperative pool's.
         let group = DispatchGroup()

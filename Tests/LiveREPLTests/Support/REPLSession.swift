@@ -9,7 +9,7 @@ import Testing
 /// A `live-repl` process driven through pipes (script mode, input kept open).
 final class REPLSession: @unchecked Sendable {
     private let process = Process()
-    private let input = Pipe()
+    private let input: Pipe
     private let lines: AsyncStream<String>
     private var iterator: AsyncStream<String>.AsyncIterator
     /// Every line printed so far (for failure messages).
@@ -18,14 +18,18 @@ final class REPLSession: @unchecked Sendable {
     init(_ arguments: [String]) throws {
         process.executableURL = try REPLProcess.binary()
         process.arguments = arguments
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = output
         let (lines, continuation) = AsyncStream.makeStream(of: String.self)
         self.lines = lines
         iterator = lines.makeAsyncIterator()
-        try process.run()
+        let (input, output) = try ProcessLaunch.exclusively { [process] in
+            let input = ProcessLaunch.pipe(), output = ProcessLaunch.pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            return (input, output)
+        }
+        self.input = input
         let reader = output.fileHandleForReading
         Thread.detachNewThread {
             var pending = Data()

@@ -28,10 +28,13 @@ struct PersistenceTests {
                 .appendingPathComponent("live-server")
             process.executableURL = binary
             process.arguments = ["--port", "0", "--data", data]
-            let output = Pipe()
-            process.standardOutput = output
             process.terminationHandler = { [exited] _ in exited.signal() }
-            try process.run()
+            let output = try ProcessLaunch.exclusively { [process] in
+                let output = ProcessLaunch.pipe()
+                process.standardOutput = output
+                try process.run()
+                return output
+            }
             var line: [UInt8] = []
             while true {
                 let byte = output.fileHandleForReading.readData(ofLength: 1)
