@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .systemLibrary(
@@ -58,6 +59,10 @@ let package = Package(
             dependencies: [
                 "LiveModel", "LiveCollection", "LiveSections",
                 .product(name: "Logging", package: "swift-log"),
+                // Streams on Linux: FoundationNetworking's URLSession spins while a stream is idle.
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux])),
             ],
             path: "Sources/LiveFirebase"
         ),
@@ -134,7 +139,10 @@ let package = Package(
         ),
         .testTarget(
             name: "LiveFirebaseTests",
-            dependencies: ["LiveFirebase", "LiveServer", "LiveSections", "LiveCollection", "LiveModel", "LiveTestSupport"],
+            dependencies: [
+                "LiveFirebase", "LiveServer", "LiveSections", "LiveCollection", "LiveModel", "LiveTestSupport",
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux])),
+            ],
             path: "Tests/LiveFirebaseTests",
             exclude: ["Conformance/README.md"],
             resources: [.copy("Conformance/syncPointSpec.json")]

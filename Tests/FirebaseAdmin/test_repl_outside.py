@@ -7,7 +7,7 @@ query; in what order, the independent model in firebase_order.py (not
 firebase-admin's client-side sort, which compares keys as plain strings).
 While the REPL is idle, the writes must come out as `"between"` lines whose
 child events, applied by prevKey, reproduce that order without any command
-being typed.
+being typed, and an idle REPL must not use the CPU.
 
 LIVE_SERVER_URL and LIVE_REPL are set by Tools/test-firebase-admin;
 LIVE_TEST_SEED replays a run (the seed is printed on failure).
@@ -280,6 +280,36 @@ class REPLOutsideTests(unittest.TestCase):
             self.assertEqual(reply["sections"][0]["keys"], ordered(data, "n"))
         finally:
             repl.close()
+
+    def test_idle_repl_uses_no_cpu(self):
+        """A REPL connected to the server and waiting for input costs no CPU
+        beyond reading the stream's keep-alives. The window it is watched for
+        is made of real work (firebase-admin writing elsewhere), not a pause."""
+        ref = db.reference("/outside/idle")
+        ref.set({"a": {"n": 1}})
+        other = db.reference("/outside/idle-elsewhere")
+        repl = REPL(ref.path, ["--order-by", "n"])
+        try:
+            reply, _ = repl.command("sync")
+            self.assertTrue(reply.get("synced"), reply)
+            before, started = cpu_ticks(repl.process.pid), time.monotonic()
+            writes = 0
+            while time.monotonic() - started < 3 or writes < 20:
+                other.set(writes)
+                writes += 1
+            ticks, elapsed = cpu_ticks(repl.process.pid) - before, time.monotonic() - started
+            share = ticks / os.sysconf("SC_CLK_TCK") / elapsed
+            self.assertLess(share, 0.1, "the idle live-repl used %.0f%% of a core for %.1f s (%d ticks)"
+                            % (100 * share, elapsed, ticks))
+        finally:
+            repl.close()
+
+
+def cpu_ticks(pid):
+    """User and system CPU time of a process so far, in clock ticks."""
+    with open("/proc/%d/stat" % pid) as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
 
 
 @unittest.skipUnless(shutil.which("tmux"), "tmux is not installed")

@@ -2,7 +2,7 @@
 
 extension StreamOpener {
     /// Opens a ``DatabaseStream`` of the query over `transport`.
-    public static func database(transport: any StreamTransport = URLSessionStreamTransport(),
+    public static func database(transport: any StreamTransport = PlatformStreamTransport(),
                                 configuration: StreamConfiguration = StreamConfiguration()) -> StreamOpener {
         StreamOpener { reference, query in
             let stream = DatabaseStream(reference: reference, query: query, transport: transport,

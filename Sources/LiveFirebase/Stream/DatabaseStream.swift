@@ -78,12 +78,12 @@ public actor DatabaseStream<StreamClock: Clock<Duration>> {
     ///
     /// - Parameters:
     ///   - transport: Opens the connections; by default a
-    ///     ``URLSessionStreamTransport`` of the stream's own.
+    ///     ``PlatformStreamTransport`` of the stream's own.
     ///   - clock: Measures ``StreamConfiguration/keepAliveTimeout`` and the
     ///     backoff delays.
     ///   - logger: Where connections and failures are logged.
     public init(reference: DatabaseReference, query: DatabaseQuery = DatabaseQuery(),
-                transport: any StreamTransport = URLSessionStreamTransport(),
+                transport: any StreamTransport = PlatformStreamTransport(),
                 configuration: StreamConfiguration = StreamConfiguration(),
                 clock: StreamClock,
                 logger: Logger = Logger(label: "LiveFirebase.stream")) {
@@ -224,10 +224,10 @@ extension DatabaseStream where StreamClock == ContinuousClock {
     ///
     /// - Parameters:
     ///   - transport: Opens the connections; by default a
-    ///     ``URLSessionStreamTransport`` of the stream's own.
+    ///     ``PlatformStreamTransport`` of the stream's own.
     ///   - logger: Where connections and failures are logged.
     public init(reference: DatabaseReference, query: DatabaseQuery = DatabaseQuery(),
-                transport: any StreamTransport = URLSessionStreamTransport(),
+                transport: any StreamTransport = PlatformStreamTransport(),
                 configuration: StreamConfiguration = StreamConfiguration(),
                 logger: Logger = Logger(label: "LiveFirebase.stream")) {
         self.init(reference: reference, query: query, transport: transport, configuration: configuration,

@@ -59,10 +59,13 @@ struct StreamRedactor: Sendable {
         }
     }
 
-    /// A description of a transport failure: URL loading errors by their
-    /// meaning (their descriptions quote the URL, token included), others
-    /// scrubbed.
+    /// A description of a transport failure: URL loading, HTTP client and
+    /// socket errors by their meaning (URL loading errors quote the URL,
+    /// token included), others scrubbed.
     func describe(_ error: any Error) -> String {
+        #if canImport(AsyncHTTPClient)
+        if let meaning = HTTPClientFailure.meaning(of: error) { return scrub(meaning) }
+        #endif
         let ns = error as NSError
         guard ns.domain == NSURLErrorDomain else { return scrub(String(describing: error)) }
         let meaning: String

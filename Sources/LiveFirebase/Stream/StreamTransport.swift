@@ -17,8 +17,9 @@ public enum TransportEvent: Sendable, Hashable {
 
 /// Opens streaming HTTP requests for a ``DatabaseStream``.
 ///
-/// ``URLSessionStreamTransport`` is the real one; a test can substitute a
-/// transport that replays a script.
+/// ``PlatformStreamTransport`` is the real one (``HTTPClientStreamTransport``
+/// on Linux, ``URLSessionStreamTransport`` on Apple platforms); a test can
+/// substitute a transport that replays a script.
 ///
 /// A transport must deliver the body incrementally (a stream never ends on
 /// its own), must not follow redirects itself (the stream follows them,
@@ -32,3 +33,14 @@ public protocol StreamTransport: Sendable {
     /// cancelling the iterating task) closes the connection.
     func open(_ request: URLRequest) -> AsyncThrowingStream<TransportEvent, any Error>
 }
+
+#if canImport(AsyncHTTPClient)
+/// The transport a stream opens its connections with unless it is given
+/// another: ``HTTPClientStreamTransport`` here, where `URLSession` would keep
+/// a core busy while a stream is idle.
+public typealias PlatformStreamTransport = HTTPClientStreamTransport
+#else
+/// The transport a stream opens its connections with unless it is given
+/// another: ``URLSessionStreamTransport``, the system's own.
+public typealias PlatformStreamTransport = URLSessionStreamTransport
+#endif

@@ -44,6 +44,9 @@ final class Listener: @unchecked Sendable {
         var pending: [UInt8] = []
         var flushScheduled = false
         var closing = false
+        /// Whether the response ends properly (its last chunk written) before
+        /// the connection closes, rather than being cut off.
+        var ending = false
         var lastDeadline = NIODeadline.uptimeNanoseconds(0)
         /// Events published while the first `put` is prepared, in order
         /// (nil once it was delivered, or when it was sent at once).
@@ -120,9 +123,11 @@ final class Listener: @unchecked Sendable {
     }
 
     /// Sends a control event (keep-alive, cancel, auth_revoked), unless silenced.
+    /// With `thenClose`, the response then ends properly and the connection
+    /// closes, as the server does when it cancels a stream.
     func sendControl(_ event: ServerSentEvent, thenClose: Bool = false) {
         if !isSilenced { enqueue(event.bytes, control: true) }
-        if thenClose { close() }
+        if thenClose { close(ending: true) }
     }
 
     /// The delay every event is held back, if any.
@@ -177,12 +182,12 @@ final class Listener: @unchecked Sendable {
 
     /// Writes what is pending (on the event loop).
     private func flush() {
-        let (bytes, closing, oversized) = outgoing.withLockedValue { state -> ([UInt8], Bool, Int) in
+        let (bytes, closing, ending, oversized) = outgoing.withLockedValue { state -> ([UInt8], Bool, Bool, Int) in
             state.flushScheduled = false
             let bytes = state.pending
             state.pending = []
             state.pendingOversized = 0
-            return (bytes, state.closing, state.oversizedInFlight)
+            return (bytes, state.closing, state.ending, state.oversizedInFlight)
         }
         if !bytes.isEmpty {
             // What the connection has not sent yet, plus this, past the limit:
@@ -208,14 +213,22 @@ final class Listener: @unchecked Sendable {
                 channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(buffer)), promise: nil)
             }
         }
-        if closing { channel.close(promise: nil) }
+        if closing && ending {
+            let channel = self.channel
+            channel.writeAndFlush(HTTPServerResponsePart.end(nil)).whenComplete { _ in channel.close(promise: nil) }
+        } else if closing {
+            channel.close(promise: nil)
+        }
     }
 
-    /// Closes the stream once what is pending is written.
-    func close() {
+    /// Closes the stream once what is pending is written: cut off (as a
+    /// dropped connection or a reader too far behind), or with `ending`
+    /// after the response's last chunk.
+    func close(ending: Bool = false) {
         let schedule = outgoing.withLockedValue { state -> Bool in
             if state.closing { return false }
             state.closing = true
+            state.ending = ending
             if state.flushScheduled { return false }
             state.flushScheduled = true
             return true

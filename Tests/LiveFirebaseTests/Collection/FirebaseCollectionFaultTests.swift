@@ -28,7 +28,7 @@ struct FirebaseCollectionFaultTests {
         var rng: SplitMix64
 
         init(_ server: LiveServer, seed: UInt64, credentials: Credentials = .none,
-             transport: any StreamTransport = URLSessionStreamTransport(),
+             transport: any StreamTransport = PlatformStreamTransport(),
              configuration: StreamConfiguration = StreamConfiguration(keepAliveTimeout: .seconds(5),
                                                                       initialBackoff: .milliseconds(20),
                                                                       maxBackoff: .milliseconds(200))) throws {

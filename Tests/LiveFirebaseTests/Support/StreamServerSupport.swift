@@ -41,7 +41,7 @@ final class StreamWatchingTransport: StreamTransport, @unchecked Sendable {
     private let onOpen: @Sendable (Int) -> Void
     private let onEvent: @Sendable (TransportEvent) -> Void
 
-    init(_ inner: any StreamTransport = URLSessionStreamTransport(), onOpen: @escaping @Sendable (Int) -> Void = { _ in },
+    init(_ inner: any StreamTransport = PlatformStreamTransport(), onOpen: @escaping @Sendable (Int) -> Void = { _ in },
          onEvent: @escaping @Sendable (TransportEvent) -> Void = { _ in }) {
         self.inner = inner
         self.onOpen = onOpen

@@ -112,7 +112,7 @@ struct StreamTests {
         }
     }
 
-    @Test("auth_revoked when a token is revoked, cancel when its access ends; both close the stream")
+    @Test("auth_revoked when a token is revoked, cancel when its access ends; both end the response and close the stream")
     func revocation() async throws {
         try await withServer({ $0.tokens = ["t1", "t2"] }) { server in
             let refused = try await EventReader(port: server.port, "/x.json?auth=nobody")
@@ -124,9 +124,11 @@ struct StreamTests {
             server.revoke(token: "t1")
             #expect(try await one.next() == .init(name: "auth_revoked", data: #""credential is no longer valid""#))
             #expect(try await one.next() == nil)
+            #expect(one.endedProperly, "the response ends with its last chunk before the connection closes")
             server.endAccess(token: "t2")
             #expect(try await two.next()?.name == "cancel")
             #expect(try await two.next() == nil)
+            #expect(two.endedProperly)
         }
     }
 

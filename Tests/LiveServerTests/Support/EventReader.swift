@@ -28,6 +28,8 @@ final class EventReader: @unchecked Sendable {
     /// in many chunks: each is scanned once).
     private var scanned = 0
     private var chunked: Bool
+    /// Whether the body ended with its last chunk (rather than being cut off).
+    private(set) var endedProperly = false
 
     /// Connects, sends the request and reads the response head.
     init(port: Int, _ target: String, headers: [String: String] = [:], timeoutSeconds: Int = 60) async throws {
@@ -55,7 +57,11 @@ final class EventReader: @unchecked Sendable {
             }
             scanned = body.count
             if chunked {
-                guard let sizeLine = try connection.readLine(), let size = Int(sizeLine, radix: 16), size > 0 else { return nil }
+                guard let sizeLine = try connection.readLine(), let size = Int(sizeLine, radix: 16) else { return nil }
+                if size == 0 {
+                    endedProperly = true
+                    return nil
+                }
                 body += try connection.readBytes(size)
                 _ = try connection.readLine()
             } else {

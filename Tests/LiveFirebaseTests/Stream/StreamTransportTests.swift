@@ -1,4 +1,4 @@
-// StreamURLSessionTransportTests.swift — the URLSession transport against a
+// StreamTransportTests.swift — each real stream transport against a
 // LiveServer on loopback: incremental bytes, redirects reported, closing.
 
 import Foundation
@@ -9,19 +9,49 @@ import FoundationNetworking
 import LiveModel
 import LiveServer
 import Testing
+#if canImport(AsyncHTTPClient)
+import NIOHTTP1
+#endif
 
-@Suite(.serialized) struct StreamURLSessionTransportTests {
+/// The real transports, each tested the same way.
+enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case urlSession, httpClient
+
+    var testDescription: String { rawValue }
+
+    var available: Bool {
+        #if canImport(AsyncHTTPClient)
+        true
+        #else
+        self == .urlSession
+        #endif
+    }
+
+    func make() -> any StreamTransport {
+        switch self {
+        case .urlSession: return URLSessionStreamTransport()
+        case .httpClient:
+            #if canImport(AsyncHTTPClient)
+            return HTTPClientStreamTransport()
+            #else
+            return URLSessionStreamTransport()
+            #endif
+        }
+    }
+}
+
+@Suite(.serialized) struct StreamTransportTests {
     private func streamRequest(_ url: String) -> URLRequest {
         var request = URLRequest(url: URL(string: url)!)
         request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
         return request
     }
 
-    @Test("the response head, then bytes as they are sent, on a connection that stays open; stopping closes it")
-    func incremental() async throws {
+    @Test("the response head, then bytes as they are sent, on a connection that stays open; stopping closes it", arguments: TransportKind.allCases.filter(\.available))
+    func incremental(_ kind: TransportKind) async throws {
         try await withServer { server in
             try await streamWrite(server, "PUT", "/t", #"{"a": 1}"#)
-            let transport = URLSessionStreamTransport()
+            let transport = kind.make()
             var iterator = transport.open(streamRequest("\(server.url)/t.json")).makeAsyncIterator()
             guard case .response(let status, let headers)? = try await iterator.next() else {
                 Issue.record("no response head"); return
@@ -44,10 +74,10 @@ import Testing
         }
     }
 
-    @Test("dropping the sequence cancels the request; the server sees the stream close")
-    func cancel() async throws {
+    @Test("dropping the sequence cancels the request; the server sees the stream close", arguments: TransportKind.allCases.filter(\.available))
+    func cancel(_ kind: TransportKind) async throws {
         try await withServer { server in
-            let transport = URLSessionStreamTransport()
+            let transport = kind.make()
             let task = Task {
                 for try await event in transport.open(streamRequest("\(server.url)/c.json")) {
                     if case .bytes = event { return }
@@ -64,12 +94,12 @@ import Testing
         }
     }
 
-    @Test("a redirect is reported, not followed; an error status comes with its body")
-    func redirectAndError() async throws {
+    @Test("a redirect is reported, not followed; an error status comes with its body", arguments: TransportKind.allCases.filter(\.available))
+    func redirectAndError(_ kind: TransportKind) async throws {
         try await withServer({ $0.tokens = ["transport-token-1"] }) { server in
             let second = try await server.addPort()
             server.setFaults([.redirect(port: second)])
-            let transport = URLSessionStreamTransport()
+            let transport = kind.make()
             var events: [TransportEvent] = []
             for try await event in transport.open(streamRequest("\(server.url)/r.json?auth=transport-token-1")) {
                 events.append(event)
@@ -91,17 +121,41 @@ import Testing
         }
     }
 
-    @Test("a refused connection throws, described without the URL")
-    func refused() async throws {
+    @Test("a refused connection throws, described without the URL", arguments: TransportKind.allCases.filter(\.available))
+    func refused(_ kind: TransportKind) async throws {
         let port = try await withServer { $0.port }  // a port that was just free, and is again
-        let transport = URLSessionStreamTransport()
+        let transport = kind.make()
         do {
             for try await _ in transport.open(streamRequest("http://127.0.0.1:\(port)/x.json?auth=secret-in-url")) {}
             Issue.record("no error")
         } catch {
             let text = StreamRedactor().describe(error)
             #expect(!text.contains("secret-in-url"), "\(text)")
-            #expect(text.contains("NSURLErrorDomain"), "\(text)")
+            #expect(text.contains("connect"), "the failure is named: \(text)")
         }
     }
 }
+
+#if canImport(AsyncHTTPClient)
+@Suite struct HTTPClientStreamTransportTests {
+    @Test("a request without an http or https URL fails at once, naming the URL")
+    func unsupportedScheme() async throws {
+        let transport = HTTPClientStreamTransport()
+        do {
+            for try await _ in transport.open(URLRequest(url: URL(string: "ftp://example.invalid/x.json")!)) {}
+            Issue.record("no error")
+        } catch let error as TransportRequestError {
+            #expect(error.description.contains("ftp://example.invalid/x.json"))
+        }
+    }
+
+    @Test("response headers arrive with lower-case names, repeated ones joined")
+    func headers() {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "text/event-stream")
+        headers.add(name: "Set-Cookie", value: "a=1")
+        headers.add(name: "set-cookie", value: "b=2")
+        #expect(HTTPClientStreamTransport.headers(headers) == ["content-type": "text/event-stream", "set-cookie": "a=1, b=2"])
+    }
+}
+#endif

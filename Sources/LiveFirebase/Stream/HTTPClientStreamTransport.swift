@@ -1,0 +1,127 @@
+// HTTPClientStreamTransport.swift — the stream transport on AsyncHTTPClient
+// (SwiftNIO), the default where Foundation's URLSession runs on libcurl.
+#if canImport(AsyncHTTPClient)
+import AsyncHTTPClient
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import NIOCore
+import NIOHTTP1
+
+/// A ``StreamTransport`` on one AsyncHTTPClient `HTTPClient` (SwiftNIO, with
+/// TLS by swift-nio-ssl), sharing NIO's singleton event loops.
+///
+/// It is the default on Linux: there, FoundationNetworking's `URLSession`
+/// keeps a core busy for as long as a streaming request waits for its next
+/// byte, which an open database stream does nearly all the time. Here an
+/// idle stream costs no CPU: its socket waits in the event loop's `epoll`.
+///
+/// Like ``URLSessionStreamTransport``, it hands the body over chunk by chunk
+/// as it arrives, does not follow redirects (the redirect response itself is
+/// reported, so the stream follows it with its credential), does not
+/// decompress, and leaves silence to the stream's keep-alive timer: it has
+/// no read timeout. Connecting times out after ``connectTimeout``, and a
+/// failed connection is reported at once: the stream retries with its own
+/// backoff, not the client's connection pool. Stopping
+/// the iteration, or cancelling the iterating task, closes the connection.
+/// The client is shut down when the transport is released.
+public final class HTTPClientStreamTransport: StreamTransport {
+    /// How long connecting to the server (and the TLS handshake) may take.
+    public static let connectTimeout: Duration = .seconds(30)
+
+    private let client: HTTPClient
+
+    /// A transport with a client of its own on NIO's shared event loops.
+    public init() {
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .disallow
+        configuration.decompression = .disabled
+        // The stream retries with its own backoff and tells its consumer
+        // about each failure; the pool must not hide them by retrying.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout = HTTPClient.Configuration.Timeout(
+            connect: .seconds(Int64(Self.connectTimeout.components.seconds)), read: nil)
+        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }
+
+    deinit {
+        // The client stays alive until its shutdown completes.
+        client.shutdown { _ in }
+    }
+
+    /// Sends `request` and reports its response head, then its body chunk by
+    /// chunk.
+    /// - Complexity: O(1); each chunk is copied once.
+    public func open(_ request: URLRequest) -> AsyncThrowingStream<TransportEvent, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: TransportEvent.self)
+        let outgoing: HTTPClientRequest
+        do {
+            outgoing = try Self.request(request)
+        } catch {
+            continuation.finish(throwing: error)
+            return stream
+        }
+        let task = Task { [client] in
+            do {
+                let response = try await client.execute(outgoing, deadline: .distantFuture)
+                continuation.yield(.response(status: Int(response.status.code), headers: Self.headers(response.headers)))
+                for try await buffer in response.body where buffer.readableBytes > 0 {
+                    continuation.yield(.bytes(Array(buffer.readableBytesView)))
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    /// `request` as AsyncHTTPClient's request: its URL, method, headers and
+    /// body, on a connection of its own.
+    static func request(_ request: URLRequest) throws(TransportRequestError) -> HTTPClientRequest {
+        guard let url = request.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw TransportRequestError(url: request.url)
+        }
+        var outgoing = HTTPClientRequest(url: url.absoluteString)
+        outgoing.method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            outgoing.headers.add(name: name, value: value)
+        }
+        // A stream's connection is its own: never taken from the pool (where
+        // the server may just have closed it) nor given back to it.
+        outgoing.headers.replaceOrAdd(name: "Connection", value: "close")
+        if let body = request.httpBody {
+            outgoing.body = .bytes(ByteBuffer(bytes: body))
+        }
+        return outgoing
+    }
+
+    /// The response's headers, names in lower case; repeated names joined
+    /// by commas as HTTP allows.
+    static func headers(_ headers: HTTPHeaders) -> [String: String] {
+        var result: [String: String] = [:]
+        for (name, value) in headers {
+            let name = name.lowercased()
+            if let earlier = result[name] {
+                result[name] = earlier + ", " + value
+            } else {
+                result[name] = value
+            }
+        }
+        return result
+    }
+}
+
+/// A request a transport cannot send: it has no URL, or its URL is not
+/// `http` or `https`.
+public struct TransportRequestError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The request's URL, if it had one.
+    public let url: URL?
+
+    public var description: String {
+        "the stream's request has no http or https URL (\(url?.absoluteString ?? "none"))"
+    }
+}
+#endif
