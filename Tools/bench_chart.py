@@ -33,11 +33,18 @@ def main():
     sizes = results["sizes"]
     x = [s["children"] for s in sizes]
     fig, (time_ax, memory_ax) = plt.subplots(1, 2, figsize=(12, 4.8))
+    def present(field):
+        # A run without firebase-admin (--no-admin) has no figures for it.
+        return all(s.get(field) is not None for s in sizes)
+
     for field, label, color, style in SERIES:
-        time_ax.plot(x, [s[field] for s in sizes], style, color=color, label=label)
+        if present(field):
+            time_ax.plot(x, [s[field] for s in sizes], style, color=color, label=label)
     time_ax.set(xscale="log", yscale="log", xlabel="children", ylabel="seconds (median)",
                 title="Time to a loaded collection")
     for field, label, color, style in MEMORY:
+        if not present(field):
+            continue
         memory_ax.plot(x, [s[field] / s["json_bytes"] for s in sizes], style, color=color, label=label)
     memory_ax.axhline(2, color="black", linewidth=0.8, linestyle="--", label="2x the JSON")
     memory_ax.set(xscale="log", yscale="log", xlabel="children", ylabel="peak resident memory / JSON size",

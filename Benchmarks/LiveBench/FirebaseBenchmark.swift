@@ -9,6 +9,7 @@ import FoundationNetworking
 import LiveCollection
 import LiveFirebase
 import LiveModel
+import LiveSections
 import LiveServer
 
 /// A child of the benchmark: a score (the write time, in ns) and a title.
@@ -26,7 +27,11 @@ enum FirebaseBenchmark {
         var eventsPerSecond: Double  // pipelined writes, observed
         var medianLatency: Double    // one write at a time
         var p99Latency: Double
+        var changesPerSecond: Double // children changed by pipelined multi-path patches, through sections
     }
+
+    /// Children each multi-path patch of the grouped-throughput figure changes.
+    nonisolated static let patchSize = 100
 
     static func run(children: Int, writes: Int, pacedWrites: Int) async throws -> Figures {
         let server = try await LiveServer.start()
@@ -117,9 +122,61 @@ enum FirebaseBenchmark {
         func quantile(_ q: Double) -> Double {
             sorted.isEmpty ? .nan : Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * q))]) / 1e9
         }
+        let changesPerSecond = try await patchThroughput(collection, port: port, children: children, writes: writes,
+                                                         now: now)
         collection.stop()
         return Figures(loadSeconds: loadSeconds, fetchSeconds: fetchSeconds, eventsPerSecond: eventsPerSecond,
-                       medianLatency: quantile(0.5), p99Latency: quantile(0.99))
+                       medianLatency: quantile(0.5), p99Latency: quantile(0.99), changesPerSecond: changesPerSecond)
+    }
+
+    /// Child changes per second when the server receives multi-path patches
+    /// of ``patchSize`` children each, 16 in flight, and the collection
+    /// carries 100 sections whose stages are observed.
+    private static func patchThroughput(_ collection: FirebaseCollection<DecodingDataSource<BenchChild>>, port: Int,
+                                        children: Int, writes: Int,
+                                        now: @escaping @Sendable () -> UInt64) async throws -> Double {
+        let sections = SectionedCollection(collection.collection) { (child: BenchChild) in
+            child.identifier.string.utf8.reduce(0) { $0 &+ Int($1) } % 100
+        }
+        // Counted by the sorted collection's updates: the sections apply the
+        // same change in the same notification, before the next one is read.
+        let changed = UpdateCounter()
+        let staged = sections.observeStages { _ in }
+        defer { staged.cancel() }
+        let token = collection.collection.observeUpdates { update in
+            for _ in 0..<(update.movedModels.count + update.updatedModels.count + update.insertedModels.count) {
+                changed.increment()
+            }
+        }
+        defer { token.cancel() }
+        let patches = max(1, writes / patchSize)
+        let start = now()
+        let failures = Counter()
+        Thread {
+            do {
+                let socket = try BenchSocket(port: port)
+                var sent = 0
+                while sent < patches {
+                    let batch = min(16, patches - sent)
+                    var text = ""
+                    for p in 0..<batch {
+                        let first = ((sent + p) * patchSize) % children
+                        let members = (0..<patchSize).map { #""k\#((first + $0) % children)/s":\#(now())"# }
+                        let body = "{" + members.joined(separator: ",") + "}"
+                        text += "PATCH /items.json HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+                    }
+                    try socket.send(text)
+                    for _ in 0..<batch { try socket.readResponse() }
+                    sent += batch
+                }
+            } catch {
+                failures.add(1)
+            }
+        }.start()
+        let expected = patches * min(patchSize, children)
+        try await changed.wait(for: expected, seconds: 120)
+        if failures.value > 0 { throw BenchError("the patch writer failed") }
+        return Double(expected) / (Double(now() - start) / 1e9)
     }
 
     private static func blocking(_ body: @escaping @Sendable () throws -> Void) async throws {

@@ -79,7 +79,10 @@ struct LiveBench: AsyncParsableCommand {
                   against: ("plain GET of the same bytes", fetch * 1e3))
             r.add("events per second, \(children) children", Timing.median(runs.map(\.eventsPerSecond)), unit: "ev/s")
             r.add("write-to-callback latency median, \(children) children", Timing.median(runs.map(\.medianLatency)) * 1e3, unit: "ms")
-            r.add("write-to-callback latency p99, \(children) children", Timing.median(runs.map(\.p99Latency)) * 1e3, unit: "ms")
+            r.add("write-to-callback latency p99, \(children) children", Timing.median(runs.map(\.p99Latency)) * 1e3, unit: "ms",
+                  target: "<= 1 ms")
+            r.add("grouped changes/s (patches of \(FirebaseBenchmark.patchSize)), \(children) children",
+                  Timing.median(runs.map(\.changesPerSecond)), unit: "ch/s", target: ">= 100000")
         }
         r.print()
     }
