@@ -53,7 +53,7 @@ enum FirebaseBenchmark {
         // Baseline: the same location's bytes with a plain GET.
         let url = try DatabaseURL(server.url).restURL(for: "/items", parameters: DatabaseQuery(order: .child("s")).streamParameters)
         let fetchStart = now()
-        _ = try await URLSessionHTTPTransport.shared.send(URLRequest(url: url))
+        _ = try await PlatformHTTPTransport.shared.send(URLRequest(url: url))
         let fetchSeconds = Double(now() - fetchStart) / 1e9
 
         let reference = try DatabaseReference(url: server.url, path: "/items")

@@ -46,9 +46,9 @@ public struct DatabaseClient: Sendable {
 
     /// A client of `reference`.
     /// - Parameters:
-    ///   - transport: What sends the requests; URLSession by default.
+    ///   - transport: What sends the requests; ``PlatformHTTPTransport`` by default.
     ///   - logger: Where requests are logged (debug level).
-    public init(_ reference: DatabaseReference, transport: any HTTPTransport = URLSessionHTTPTransport.shared,
+    public init(_ reference: DatabaseReference, transport: any HTTPTransport = PlatformHTTPTransport.shared,
                 logger: Logger = Logger(label: "LiveFirebase.rest")) {
         self.reference = reference
         self.transport = transport

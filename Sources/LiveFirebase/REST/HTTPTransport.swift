@@ -1,5 +1,5 @@
-// HTTPTransport.swift — how the REST client sends one HTTP request, and the
-// default transport over URLSession.
+// HTTPTransport.swift — how the REST client sends one HTTP request, the
+// transport over URLSession, and the platform's default.
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -19,8 +19,9 @@ public protocol HTTPTransport: Sendable {
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
 }
 
-/// The default ``HTTPTransport``: a `URLSession` that returns redirects to
-/// the caller instead of following them.
+/// An ``HTTPTransport`` on a `URLSession` that returns redirects to the
+/// caller instead of following them: the default on Apple platforms (see
+/// ``PlatformHTTPTransport``).
 public final class URLSessionHTTPTransport: HTTPTransport, @unchecked Sendable {
     // @unchecked: both properties are immutable, and URLSession is safe to
     // use from any thread.
@@ -63,3 +64,13 @@ private final class RedirectRefusingDelegate: NSObject, URLSessionTaskDelegate, 
         completionHandler(nil)
     }
 }
+
+#if canImport(AsyncHTTPClient)
+/// The transport a ``DatabaseClient`` sends with unless it is given another:
+/// ``HTTPClientHTTPTransport`` here, the same stack as the streams'.
+public typealias PlatformHTTPTransport = HTTPClientHTTPTransport
+#else
+/// The transport a ``DatabaseClient`` sends with unless it is given
+/// another: ``URLSessionHTTPTransport``, the system's own.
+public typealias PlatformHTTPTransport = URLSessionHTTPTransport
+#endif

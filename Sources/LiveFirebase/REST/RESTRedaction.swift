@@ -34,6 +34,9 @@ enum RESTRedaction {
             return "\(reason(urlError.code)) (URLError \(urlError.code.rawValue))"
         }
         if error is CancellationError { return "cancelled" }
+        #if canImport(AsyncHTTPClient)
+        if let meaning = HTTPClientFailure.meaning(of: error) { return scrub(meaning, secrets: secrets) }
+        #endif
         return scrub(String(describing: error), secrets: secrets)
     }
 

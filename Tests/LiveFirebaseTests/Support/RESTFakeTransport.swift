@@ -62,7 +62,7 @@ final class RESTRecordingTransport: HTTPTransport, @unchecked Sendable {
     private var recorded: [URLRequest] = []
     private let inner: any HTTPTransport
 
-    init(_ inner: any HTTPTransport = URLSessionHTTPTransport.shared) { self.inner = inner }
+    init(_ inner: any HTTPTransport = PlatformHTTPTransport.shared) { self.inner = inner }
 
     var requests: [URLRequest] { lock.withLock { recorded } }
 

@@ -11,7 +11,7 @@ import LiveServer
 
 /// A client of `server` at `path`.
 func restClient(_ server: LiveServer, path: Path = .root, credentials: Credentials = .none,
-                transport: any HTTPTransport = URLSessionHTTPTransport.shared) throws -> DatabaseClient {
+                transport: any HTTPTransport = PlatformHTTPTransport.shared) throws -> DatabaseClient {
     let reference = DatabaseReference(database: try DatabaseURL(server.url), path: path, credentials: credentials)
     return DatabaseClient(reference, transport: transport)
 }
@@ -21,7 +21,7 @@ func restClient(_ server: LiveServer, path: Path = .root, credentials: Credentia
 func restRawGet(_ server: LiveServer, _ path: Path, parameters: [(name: String, value: String)],
                 order: QueryOrder = .priority) async throws -> Snapshot {
     let url = try DatabaseURL(server.url).restURL(for: path, parameters: parameters)
-    let (data, response) = try await URLSessionHTTPTransport.shared.send(URLRequest(url: url))
+    let (data, response) = try await PlatformHTTPTransport.shared.send(URLRequest(url: url))
     guard response.statusCode == 200 else {
         throw RESTRawGetError(status: response.statusCode, body: String(decoding: data, as: UTF8.self))
     }

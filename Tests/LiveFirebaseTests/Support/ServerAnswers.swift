@@ -16,14 +16,14 @@ import LiveServer
 func serverAnswer(_ server: LiveServer, _ query: DatabaseQuery, auth: String? = nil) async throws -> [Key] {
     let url = try DatabaseURL(server.url).restURL(for: "/items",
                                                   parameters: RESTQueryTests.exactParameters(query) + authParameter(auth))
-    let (data, _) = try await URLSessionHTTPTransport.shared.send(URLRequest(url: url))
+    let (data, _) = try await PlatformHTTPTransport.shared.send(URLRequest(url: url))
     return try Snapshot.parse(json: data, order: query.order).orderedChildren().compactMap(\.key)
 }
 
 /// Every child at `/items` and its value (without priorities).
 func serverValues(_ server: LiveServer, auth: String? = nil) async throws -> [Key: JSONValue] {
     let url = try DatabaseURL(server.url).restURL(for: "/items", parameters: authParameter(auth))
-    let (data, _) = try await URLSessionHTTPTransport.shared.send(URLRequest(url: url))
+    let (data, _) = try await PlatformHTTPTransport.shared.send(URLRequest(url: url))
     var out: [Key: JSONValue] = [:]
     for child in try Snapshot.parse(json: data).children { if let k = child.key { out[k] = child.value } }
     return out

@@ -1,0 +1,68 @@
+// HTTPClientHTTPTransport.swift — the REST transport on AsyncHTTPClient
+// (SwiftNIO), the default where Foundation's URLSession runs on libcurl.
+#if canImport(AsyncHTTPClient)
+import AsyncHTTPClient
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import NIOCore
+
+/// An ``HTTPTransport`` on one AsyncHTTPClient `HTTPClient` (SwiftNIO, with
+/// TLS by swift-nio-ssl) on NIO's shared event loops: the default on Linux,
+/// where the streams use the same stack (``HTTPClientStreamTransport``).
+///
+/// It does not follow redirects (``DatabaseClient`` does, keeping the
+/// method, body and credential), does not decompress, keeps connections
+/// alive between requests, fails at once when the server cannot be reached,
+/// and fails a request when the server sends nothing for ``idleTimeout`` (as
+/// `URLSession`'s request timeout does).
+public final class HTTPClientHTTPTransport: HTTPTransport {
+    /// How long a request may wait for its next byte.
+    public static let idleTimeout: Duration = .seconds(60)
+
+    /// A transport shared by clients that do not give one. It lives as long
+    /// as the process.
+    public static let shared = HTTPClientHTTPTransport()
+
+    private let client: HTTPClient
+
+    /// A transport with a client of its own; it is shut down when the
+    /// transport is released.
+    public init() {
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .disallow
+        configuration.decompression = .disabled
+        // A refused connection fails the request at once, as with URLSession,
+        // instead of being retried until the connect timeout.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout = HTTPClient.Configuration.Timeout(
+            connect: .seconds(Int64(HTTPClientStreamTransport.connectTimeout.components.seconds)),
+            read: .seconds(Int64(Self.idleTimeout.components.seconds)))
+        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }
+
+    deinit {
+        // The client stays alive until its shutdown completes.
+        client.shutdown { _ in }
+    }
+
+    /// Sends `request` and collects the whole response body; a redirect
+    /// comes back as the response it is.
+    /// - Throws: The client's error when no complete response arrives.
+    /// - Complexity: O(size of the body), copied once.
+    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        var outgoing = try HTTPClientStreamTransport.request(request)
+        outgoing.headers.remove(name: "Connection")  // REST requests share kept-alive connections
+        let response = try await client.execute(outgoing, deadline: .distantFuture)
+        let body = try await response.body.collect(upTo: .max)
+        let data = Data(body.readableBytesView)
+        guard let url = request.url,
+              let head = HTTPURLResponse(url: url, statusCode: Int(response.status.code), httpVersion: "HTTP/1.1",
+                                         headerFields: HTTPClientStreamTransport.headers(response.headers)) else {
+            throw URLError(.badServerResponse)
+        }
+        return (data, head)
+    }
+}
+#endif
