@@ -136,3 +136,23 @@ final class StreamReader: @unchecked Sendable {
         usleep(250_000)
     }
 }
+
+extension BenchSocket {
+    /// Sends `count` requests on this connection, `depth` in flight: each
+    /// batch goes out in one write, then its responses are read.
+    /// `request(i)` is the whole text of request `i` (head and body).
+    func pipeline(count: Int, depth: Int = 16, _ request: (Int) -> String) throws {
+        var sent = 0
+        while sent < count {
+            let batch = min(depth, count - sent)
+            try send((sent..<sent + batch).map(request).joined())
+            for _ in 0..<batch { try readResponse() }
+            sent += batch
+        }
+    }
+
+    /// The text of an HTTP/1.1 request with `body`.
+    static func request(_ method: String, _ target: String, body: String) -> String {
+        "\(method) \(target) HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+    }
+}

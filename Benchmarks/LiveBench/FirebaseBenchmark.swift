@@ -85,18 +85,8 @@ enum FirebaseBenchmark {
         let failures = Counter()
         Thread {
             do {
-                let socket = try BenchSocket(port: port)
-                var sent = 0
-                while sent < writes {
-                    let batch = min(16, writes - sent)
-                    var text = ""
-                    for i in 0..<batch {
-                        let value = String(now())
-                        text += "PUT /items/k\((sent + i) % children)/s.json HTTP/1.1\r\nHost: x\r\nContent-Length: \(value.utf8.count)\r\n\r\n\(value)"
-                    }
-                    try socket.send(text)
-                    for _ in 0..<batch { try socket.readResponse() }
-                    sent += batch
+                try BenchSocket(port: port).pipeline(count: writes) { i in
+                    BenchSocket.request("PUT", "/items/k\(i % children)/s.json", body: String(now()))
                 }
             } catch {
                 failures.add(1)
@@ -154,20 +144,10 @@ enum FirebaseBenchmark {
         let failures = Counter()
         Thread {
             do {
-                let socket = try BenchSocket(port: port)
-                var sent = 0
-                while sent < patches {
-                    let batch = min(16, patches - sent)
-                    var text = ""
-                    for p in 0..<batch {
-                        let first = ((sent + p) * patchSize) % children
-                        let members = (0..<patchSize).map { #""k\#((first + $0) % children)/s":\#(now())"# }
-                        let body = "{" + members.joined(separator: ",") + "}"
-                        text += "PATCH /items.json HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
-                    }
-                    try socket.send(text)
-                    for _ in 0..<batch { try socket.readResponse() }
-                    sent += batch
+                try BenchSocket(port: port).pipeline(count: patches) { p in
+                    let first = (p * patchSize) % children
+                    let members = (0..<patchSize).map { #""k\#((first + $0) % children)/s":\#(now())"# }
+                    return BenchSocket.request("PATCH", "/items.json", body: "{" + members.joined(separator: ",") + "}")
                 }
             } catch {
                 failures.add(1)

@@ -40,18 +40,8 @@ enum ServerBenchmark {
             Thread {
                 defer { group.leave() }
                 do {
-                    let socket = try BenchSocket(port: server.port)
-                    var sent = 0
-                    while sent < share {
-                        let batch = min(depth, share - sent)
-                        var text = ""
-                        for i in 0..<batch {
-                            let body = String(now())
-                            text += "PUT /w/\(c)-\((sent + i) % 64).json HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
-                        }
-                        try socket.send(text)
-                        for _ in 0..<batch { try socket.readResponse() }
-                        sent += batch
+                    try BenchSocket(port: server.port).pipeline(count: share, depth: depth) { i in
+                        BenchSocket.request("PUT", "/w/\(c)-\(i % 64).json", body: String(now()))
                     }
                 } catch {
                     failures.add(1)

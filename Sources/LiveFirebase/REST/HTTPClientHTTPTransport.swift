@@ -30,16 +30,7 @@ public final class HTTPClientHTTPTransport: HTTPTransport {
     /// A transport with a client of its own; it is shut down when the
     /// transport is released.
     public init() {
-        var configuration = HTTPClient.Configuration()
-        configuration.redirectConfiguration = .disallow
-        configuration.decompression = .disabled
-        // A refused connection fails the request at once, as with URLSession,
-        // instead of being retried until the connect timeout.
-        configuration.connectionPool.retryConnectionEstablishment = false
-        configuration.timeout = HTTPClient.Configuration.Timeout(
-            connect: .seconds(Int64(HTTPClientStreamTransport.connectTimeout.components.seconds)),
-            read: .seconds(Int64(Self.idleTimeout.components.seconds)))
-        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        client = HTTPClientSettings.client(readTimeout: Self.idleTimeout)
     }
 
     deinit {

@@ -28,21 +28,13 @@ import NIOHTTP1
 /// The client is shut down when the transport is released.
 public final class HTTPClientStreamTransport: StreamTransport {
     /// How long connecting to the server (and the TLS handshake) may take.
-    public static let connectTimeout: Duration = .seconds(30)
+    public static var connectTimeout: Duration { HTTPClientSettings.connectTimeout }
 
     private let client: HTTPClient
 
     /// A transport with a client of its own on NIO's shared event loops.
     public init() {
-        var configuration = HTTPClient.Configuration()
-        configuration.redirectConfiguration = .disallow
-        configuration.decompression = .disabled
-        // The stream retries with its own backoff and tells its consumer
-        // about each failure; the pool must not hide them by retrying.
-        configuration.connectionPool.retryConnectionEstablishment = false
-        configuration.timeout = HTTPClient.Configuration.Timeout(
-            connect: .seconds(Int64(Self.connectTimeout.components.seconds)), read: nil)
-        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        client = HTTPClientSettings.client(readTimeout: nil)
     }
 
     deinit {

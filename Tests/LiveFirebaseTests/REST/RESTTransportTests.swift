@@ -11,52 +11,25 @@ import LiveModel
 import LiveServer
 import Testing
 
-/// The real REST transports, each tested the same way.
-enum HTTPTransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case urlSession, httpClient
-
-    var testDescription: String { rawValue }
-
-    var available: Bool {
-        #if canImport(AsyncHTTPClient)
-        true
-        #else
-        self == .urlSession
-        #endif
-    }
-
-    func make() -> any HTTPTransport {
-        switch self {
-        case .urlSession: return URLSessionHTTPTransport()
-        case .httpClient:
-            #if canImport(AsyncHTTPClient)
-            return HTTPClientHTTPTransport()
-            #else
-            return URLSessionHTTPTransport()
-            #endif
-        }
-    }
-}
-
 @Suite struct RESTTransportTests {
-    @Test(arguments: HTTPTransportKind.allCases.filter(\.available))
-    func redirectsAreReturnedNotFollowed(_ kind: HTTPTransportKind) async throws {
+    @Test(arguments: TransportKind.available)
+    func redirectsAreReturnedNotFollowed(_ kind: TransportKind) async throws {
         try await withServer { server in
             let other = try await server.addPort()
             server.setFaults([.redirect(port: other)])
             var request = URLRequest(url: URL(string: server.url + "/x.json?auth=abc")!)
             request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
             request.timeoutInterval = 10
-            let (_, response) = try await kind.make().send(request)
+            let (_, response) = try await kind.http().send(request)
             #expect(response.statusCode == 307)
             #expect(response.value(forHTTPHeaderField: "Location")?.contains(":\(other)/x.json") == true)
         }
     }
 
-    @Test("a body goes out and comes back whole, with the response's head", arguments: HTTPTransportKind.allCases.filter(\.available))
-    func roundTrip(_ kind: HTTPTransportKind) async throws {
+    @Test("a body goes out and comes back whole, with the response's head", arguments: TransportKind.available)
+    func roundTrip(_ kind: TransportKind) async throws {
         try await withServer { server in
-            let transport = kind.make()
+            let transport = kind.http()
             let value = String(repeating: "ü", count: 300_000)
             var put = URLRequest(url: URL(string: server.url + "/big.json")!)
             put.httpMethod = "PUT"

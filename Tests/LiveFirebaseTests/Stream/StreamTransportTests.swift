@@ -13,33 +13,6 @@ import Testing
 import NIOHTTP1
 #endif
 
-/// The real transports, each tested the same way.
-enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case urlSession, httpClient
-
-    var testDescription: String { rawValue }
-
-    var available: Bool {
-        #if canImport(AsyncHTTPClient)
-        true
-        #else
-        self == .urlSession
-        #endif
-    }
-
-    func make() -> any StreamTransport {
-        switch self {
-        case .urlSession: return URLSessionStreamTransport()
-        case .httpClient:
-            #if canImport(AsyncHTTPClient)
-            return HTTPClientStreamTransport()
-            #else
-            return URLSessionStreamTransport()
-            #endif
-        }
-    }
-}
-
 @Suite(.serialized) struct StreamTransportTests {
     private func streamRequest(_ url: String) -> URLRequest {
         var request = URLRequest(url: URL(string: url)!)
@@ -47,11 +20,11 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
         return request
     }
 
-    @Test("the response head, then bytes as they are sent, on a connection that stays open; stopping closes it", arguments: TransportKind.allCases.filter(\.available))
+    @Test("the response head, then bytes as they are sent, on a connection that stays open; stopping closes it", arguments: TransportKind.available)
     func incremental(_ kind: TransportKind) async throws {
         try await withServer { server in
             try await streamWrite(server, "PUT", "/t", #"{"a": 1}"#)
-            let transport = kind.make()
+            let transport = kind.stream()
             var iterator = transport.open(streamRequest("\(server.url)/t.json")).makeAsyncIterator()
             guard case .response(let status, let headers)? = try await iterator.next() else {
                 Issue.record("no response head"); return
@@ -74,10 +47,10 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
         }
     }
 
-    @Test("dropping the sequence cancels the request; the server sees the stream close", arguments: TransportKind.allCases.filter(\.available))
+    @Test("dropping the sequence cancels the request; the server sees the stream close", arguments: TransportKind.available)
     func cancel(_ kind: TransportKind) async throws {
         try await withServer { server in
-            let transport = kind.make()
+            let transport = kind.stream()
             let task = Task {
                 for try await event in transport.open(streamRequest("\(server.url)/c.json")) {
                     if case .bytes = event { return }
@@ -94,12 +67,12 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
         }
     }
 
-    @Test("a redirect is reported, not followed; an error status comes with its body", arguments: TransportKind.allCases.filter(\.available))
+    @Test("a redirect is reported, not followed; an error status comes with its body", arguments: TransportKind.available)
     func redirectAndError(_ kind: TransportKind) async throws {
         try await withServer({ $0.tokens = ["transport-token-1"] }) { server in
             let second = try await server.addPort()
             server.setFaults([.redirect(port: second)])
-            let transport = kind.make()
+            let transport = kind.stream()
             var events: [TransportEvent] = []
             for try await event in transport.open(streamRequest("\(server.url)/r.json?auth=transport-token-1")) {
                 events.append(event)
@@ -121,10 +94,10 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
         }
     }
 
-    @Test("a refused connection throws, described without the URL", arguments: TransportKind.allCases.filter(\.available))
+    @Test("a refused connection throws, described without the URL", arguments: TransportKind.available)
     func refused(_ kind: TransportKind) async throws {
         let port = try await withServer { $0.port }  // a port that was just free, and is again
-        let transport = kind.make()
+        let transport = kind.stream()
         do {
             for try await _ in transport.open(streamRequest("http://127.0.0.1:\(port)/x.json?auth=secret-in-url")) {}
             Issue.record("no error")
