@@ -38,6 +38,7 @@
 #define LC_DOC_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <jansson.h>
 
 #include "lc_error.h"
@@ -198,6 +199,38 @@ json_t *lc_doc_child_json(const lc_doc *doc, size_t i, lc_error *error);
  * - Complexity: O(size of the document): it parses everything.
  */
 json_t *lc_doc_root_json(const lc_doc *doc, lc_error *error);
+
+/**
+ * A 128-bit canonical digest of a value (lc_doc_child_digest, lc_json_digest).
+ * Two values equal in Firebase, export value included, have equal digests
+ * however they are spelled: members in any order, numbers compared as
+ * doubles (1, 1.0 and 1e0 are one number; -0 is 0), strings by their
+ * unescaped bytes, arrays as objects keyed "0", "1", ..., {".value": v} as v,
+ * null members and empty containers absent, a key given twice counted by
+ * its last occurrence. Priorities count at every level (a node's non-null
+ * ".priority"), as they do in a snapshot's export value. Distinct values
+ * have distinct digests except with probability about 2^-64 per pair. An
+ * absent (null or empty) value's digest is {0, 0}.
+ */
+typedef struct lc_digest {
+    uint64_t high, low;
+} lc_digest;
+
+/**
+ * The digest of child i's value, read from its text without building a tree
+ * (an object with a key twice is read again by jansson). LC_ERR_ARGUMENT if
+ * doc or out is NULL or i is out of range; LC_ERR_NOMEM.
+ * - Complexity: O(size of the child's text).
+ */
+lc_status lc_doc_child_digest(const lc_doc *doc, size_t i, lc_digest *out);
+
+/**
+ * The digest of a jansson value, read as Firebase data (export members,
+ * arrays and nulls as lc_doc_child_digest reads them); value is borrowed
+ * (NULL is absent). LC_ERR_ARGUMENT if out is NULL.
+ * - Complexity: O(size of the value).
+ */
+lc_status lc_json_digest(const json_t *value, lc_digest *out);
 
 /**
  * A stream event's payload, {"path": P, "data": D}: path is a NUL-terminated

@@ -29,7 +29,8 @@
  *   lc_path_validate's status; an accepted payload has jansson's path.
  * - Every accepted document is walked: keys (valid, distinct), child texts
  *   (non-blank JSON), sort values (lc_value_check, order kind), priorities,
- *   child_is_null against lc_doc_child_json, the root JSON against the kind.
+ *   child_is_null against lc_doc_child_json, the root JSON against the kind,
+ *   each child's digest from its text against the digest of jansson's tree.
  *   Outside patches, children, normalised JSON, sort values and priorities
  *   are compared with a model built from jansson's tree (the model of
  *   test_doc_random.c). Everything is freed: ASan reports leaks.
@@ -324,6 +325,12 @@ static void walk(const ctx *c, const lc_doc *d, int patch, lc_order_kind order) 
             fail(c, "child %zu: text with surrounding blanks", i);
         json_t *tj = json_loadb(t, tl, JSON_DECODE_ANY, NULL);
         if (!tj) fail(c, "child %zu: its text is not JSON: \"%.*s\"", i, (int)(tl < 200 ? tl : 200), t);
+        /* The digest read from the text equals the one read from jansson's tree. */
+        lc_digest dt, dj;
+        if (lc_doc_child_digest(d, i, &dt) != LC_OK || lc_json_digest(tj, &dj) != LC_OK)
+            fail(c, "child %zu: no digest", i);
+        if (dt.high != dj.high || dt.low != dj.low)
+            fail(c, "child %zu: the text's digest differs from the tree's: \"%.*s\"", i, (int)(tl < 200 ? tl : 200), t);
         json_decref(tj);
         if (lc_doc_sort_value(d, i, &v) != LC_OK || lc_doc_priority(d, i, &p) != LC_OK)
             fail(c, "child %zu: no sort value or priority", i);
