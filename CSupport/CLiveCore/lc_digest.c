@@ -369,8 +369,7 @@ static dg walk_value(walk *w) {
     }
 }
 
-/* The digest of text[0..len), which must be followed by LC_SCAN_PAD zero bytes. */
-static lc_status digest_text(const char *text, size_t len, lc_digest *out) {
+lc_status lc_digest_text(const char *text, size_t len, lc_digest *out) {
     walk *w = calloc(1, sizeof *w);
     if (!w) return LC_ERR_NOMEM;
     lc_scan_init(&w->s, text, len);
@@ -402,7 +401,7 @@ lc_status lc_doc_child_digest(const lc_doc *doc, size_t i, lc_digest *out) {
     if (st) return st;
     /* The child's text lies inside the document's padded buffer, so the lexer
      * may look past its end; what follows it is valid JSON or padding. */
-    return digest_text(text, len, out);
+    return lc_digest_text(text, len, out);
 }
 
 lc_status lc_json_digest(const json_t *value, lc_digest *out) {

@@ -185,6 +185,13 @@ lc_doc *lc_doc_from_scan(lc_scan *s, char *buf, size_t len, lc_order_kind order)
 /** A copy of json[0..len) followed by LC_SCAN_PAD zero bytes, or NULL. */
 char *lc_scan_copy(const char *json, size_t len);
 
+/* lc_digest.c */
+/**
+ * The digest of valid JSON text[0..len) inside a scanned buffer (what
+ * follows it is valid JSON or the buffer's zero padding).
+ */
+lc_status lc_digest_text(const char *text, size_t len, lc_digest *out);
+
 /* lc_normalize.c */
 /** Normalises v (not consumed): a new reference, NULL for an empty value; *oom on failure. */
 json_t *lc_json_normalize(json_t *v, int *oom);

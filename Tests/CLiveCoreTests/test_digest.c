@@ -96,6 +96,7 @@ static void bad_arguments(lc_test *t) {
     CHECK(t, lc_doc_child_digest(doc, 1, &d) == LC_ERR_ARGUMENT);
     CHECK(t, lc_doc_child_digest(doc, 0, NULL) == LC_ERR_ARGUMENT);
     CHECK(t, lc_json_digest(NULL, NULL) == LC_ERR_ARGUMENT);
+    CHECK(t, lc_doc_root_digest(NULL, &d) == LC_ERR_ARGUMENT && lc_doc_root_digest(doc, NULL) == LC_ERR_ARGUMENT);
     CHECK(t, lc_json_digest(NULL, &d) == LC_OK && d.high == 0 && d.low == 0);
     lc_doc_free(doc);
 }
@@ -406,6 +407,11 @@ static void random_values(lc_test *t) {
         gen(&r, 0, &a, &b);
         lc_digest da, db, dj;
         int ok = digest_of(a.p, &da) && digest_of(b.p, &db);
+        lc_doc *whole = NULL;
+        lc_digest dr;
+        ok = ok && lc_doc_parse(b.p, b.n, NULL, &whole, NULL) == LC_OK && lc_doc_root_digest(whole, &dr) == LC_OK;
+        lc_doc_free(whole);
+        ok = ok && same(dr, da);
         json_t *j = json_loads(a.p, JSON_DECODE_ANY, NULL);
         ok = ok && j && lc_json_digest(j, &dj) == LC_OK;
         sb canon = {0};

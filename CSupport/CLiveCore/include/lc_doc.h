@@ -225,6 +225,14 @@ typedef struct lc_digest {
 lc_status lc_doc_child_digest(const lc_doc *doc, size_t i, lc_digest *out);
 
 /**
+ * The digest of the whole document's value (its top-level ".priority"
+ * included), as lc_doc_child_digest reads a child. LC_ERR_ARGUMENT if doc or
+ * out is NULL; LC_ERR_NOMEM.
+ * - Complexity: O(size of the document).
+ */
+lc_status lc_doc_root_digest(const lc_doc *doc, lc_digest *out);
+
+/**
  * The digest of a jansson value, read as Firebase data (export members,
  * arrays and nulls as lc_doc_child_digest reads them); value is borrowed
  * (NULL is absent). LC_ERR_ARGUMENT if out is NULL.

@@ -1,0 +1,58 @@
+// ValueDigest.swift — a canonical digest of a snapshot's value, computed by
+// the C core from the JSON text, for deciding whether a value changed
+// without materialising either side.
+internal import CLiveCore
+
+/// A 128-bit digest of a value as Firebase sees it, export value included.
+///
+/// Two values that are equal in Firebase have equal digests however their
+/// JSON is spelled: members in any order, numbers compared by value (`1`,
+/// `1.0` and `1e0` are one number), strings by their unescaped text, arrays
+/// as the objects they stand for, `null` members and empty containers
+/// absent, and priorities at every level counted. Different values have
+/// different digests except with a probability of about 2⁻⁶⁴ per pair.
+/// Nothing exists behind ``absent``.
+public struct ValueDigest: Hashable, Sendable, CustomStringConvertible {
+    public let high: UInt64
+    public let low: UInt64
+
+    /// The digest of no value (`null`, or an empty container).
+    public static let absent = ValueDigest(high: 0, low: 0)
+
+    public init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
+    init(_ digest: lc_digest) {
+        self.init(high: digest.high, low: digest.low)
+    }
+
+    /// 32 hexadecimal digits.
+    public var description: String { Self.hex(high) + Self.hex(low) }
+
+    private static func hex(_ word: UInt64) -> String {
+        let digits = String(word, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
+
+extension Snapshot {
+    /// The digest of this snapshot's value with its priorities (see
+    /// ``ValueDigest``), read from the JSON text without building the value:
+    /// two snapshots hold the same data exactly when their digests are equal
+    /// (up to the digest's collision probability).
+    /// - Complexity: O(size of this snapshot's JSON text).
+    public var digest: ValueDigest {
+        var digest = lc_digest()
+        let status: lc_status
+        switch location {
+        case .root(let document): status = lc_doc_root_digest(document.pointer, &digest)
+        case .child(let document, let index): status = lc_doc_child_digest(document.pointer, index, &digest)
+        case .absent: return .absent
+        }
+        // The text was validated when it was parsed: only memory can fail.
+        precondition(status == LC_OK, "out of memory while reading a snapshot's digest")
+        return ValueDigest(digest)
+    }
+}

@@ -1,0 +1,46 @@
+// ValueDigestTests.swift — a snapshot's digest: the same for every spelling
+// of a value, different when the value or a priority differs, and the same
+// for a child and for the whole document holding that value.
+
+import LiveModel
+import Testing
+
+@Suite struct ValueDigestTests {
+    private func digest(_ json: String) throws -> ValueDigest {
+        try Snapshot.parse(json: json).digest
+    }
+
+    @Test("one value, spelled several ways, has one digest")
+    func spellings() throws {
+        let groups = [
+            [#"{"a":1,"b":[true,null,"x"]}"#, #"{"b":{"2":"x","0":true},"a":1.0,"z":null}"#],
+            [#"{"t":"\u00e9","n":-0}"#, #"{"n":0,"t":"é"}"#],
+            [#"{".value":5,".priority":"p"}"#, #"{".priority":"p",".value":5e0}"#],
+        ]
+        for group in groups {
+            let digests = try group.map(digest)
+            #expect(Set(digests).count == 1, "\(group): \(digests)")
+        }
+    }
+
+    @Test("a different value, or a different priority, has another digest")
+    func differences() throws {
+        let values = [#"{"a":1}"#, #"{"a":2}"#, #"{"a":"1"}"#, #"{"b":1}"#, #"{"a":{"b":1}}"#,
+                      #"{"a":1,".priority":1}"#, #"{"a":{".value":1,".priority":1}}"#, #"{"a":true}"#]
+        let digests = try values.map(digest)
+        #expect(Set(digests).count == values.count, "\(zip(values, digests).map { "\($0) \($1)" })")
+    }
+
+    @Test("a child's digest is that of a document holding its value; nothing has the absent digest")
+    func childAndDocument() throws {
+        let parent = try Snapshot.parse(json: #"{"x":{"b":2,"a":1},"y":"s"}"#)
+        let children = Dictionary(uniqueKeysWithValues: parent.children.map { ($0.key!, $0.digest) })
+        #expect(children["x"] == (try digest(#"{"a":1,"b":2}"#)))
+        #expect(children["y"] == (try digest(#""s""#)))
+        #expect(try digest("null") == .absent)
+        #expect(try digest(#"{"a":{}}"#) == .absent)
+        #expect(Snapshot.absent(key: "k").digest == .absent)
+        #expect(try digest("1") != .absent)
+        #expect(ValueDigest.absent.description == String(repeating: "0", count: 32))
+    }
+}
