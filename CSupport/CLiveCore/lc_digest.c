@@ -3,11 +3,12 @@
  * its JSON text without building a tree: equal values (under Firebase's
  * normal form) have equal digests whatever their spelling.
  *
- * What counts (the export value): leaves by type and value (numbers as
- * doubles, -0 as 0; strings by their unescaped bytes), objects by their
- * non-empty members in any order (arrays as objects keyed "0", "1", ...),
- * {".value": v} as v, and every node's non-null ".priority". Null members
- * and containers left empty are absent, as in lc_doc_child_json.
+ * What counts: leaves by type and value (numbers as doubles, -0 as 0;
+ * strings by their unescaped bytes), objects by their non-empty members in
+ * any order (arrays as objects keyed "0", "1", ...), {".value": v} as v,
+ * and, with LC_DIGEST_PRIORITIES (the export value), every node's non-null
+ * ".priority". Null members and containers left empty are absent, as in
+ * lc_doc_child_json.
  *
  * Members combine commutatively (a sum of mixed member digests), so member
  * order costs nothing. An object with a key twice (the last occurrence
@@ -131,7 +132,7 @@ static dg string_digest(const unsigned char *p, size_t n) {
 
 /* --- the reference: a jansson tree ------------------------------------- */
 
-static dg tree_digest(const json_t *v);
+static dg tree_digest(const json_t *v, int priorities);
 
 static dg tree_priority(const json_t *p) {
     dg none = {0, 0, 0};
@@ -141,7 +142,7 @@ static dg tree_priority(const json_t *p) {
     return none;
 }
 
-static dg tree_digest(const json_t *v) {
+static dg tree_digest(const json_t *v, int priorities) {
     dg none = {0, 0, 0};
     switch (json_typeof(v)) {
     case JSON_NULL: return none;
@@ -154,7 +155,7 @@ static dg tree_digest(const json_t *v) {
         dg sum = {0, 0, 0};
         uint64_t count = 0;
         for (size_t i = 0; i < json_array_size(v); i++) {
-            dg value = tree_digest(json_array_get(v, i));
+            dg value = tree_digest(json_array_get(v, i), priorities);
             if (!value.present) continue;
             char key[24];
             int n = snprintf(key, sizeof key, "%zu", i);
@@ -163,9 +164,9 @@ static dg tree_digest(const json_t *v) {
         return object_of(sum, count);
     }
     case JSON_OBJECT: {
-        dg priority = tree_priority(json_object_get(v, ".priority"));
+        dg priority = priorities ? tree_priority(json_object_get(v, ".priority")) : none;
         const json_t *inner = json_object_get(v, ".value");
-        if (inner) return with_priority(tree_digest(inner), priority);
+        if (inner) return with_priority(tree_digest(inner, priorities), priority);
         dg sum = {0, 0, 0};
         uint64_t count = 0;
         const char *k;
@@ -173,7 +174,7 @@ static dg tree_digest(const json_t *v) {
         json_t *m;
         json_object_keylen_foreach((json_t *)v, k, klen, m) {
             if (klen == 9 && !memcmp(k, ".priority", 9)) continue;
-            dg value = tree_digest(m);
+            dg value = tree_digest(m, priorities);
             if (value.present) add_member(&sum, &count, key_digest((const unsigned char *)k, klen), value);
         }
         return with_priority(object_of(sum, count), priority);
@@ -191,6 +192,7 @@ typedef struct walk {
     uint64_t *keys;     /* key digests of the open objects, to find duplicates */
     size_t nkeys, kcap;
     int duplicate;      /* an object has a key twice: use the reference */
+    int priorities;     /* whether priorities count */
     lc_status fatal;
 } walk;
 
@@ -290,6 +292,7 @@ static dg walk_object(walk *w) {
         lc_scan_ws(&w->s);
         if (is_priority) {
             priority = walk_priority(w);
+            if (!w->priorities) priority = none;
         } else if (is_value) {
             inner = walk_value(w);
             has_inner = 1;
@@ -369,9 +372,10 @@ static dg walk_value(walk *w) {
     }
 }
 
-lc_status lc_digest_text(const char *text, size_t len, lc_digest *out) {
+lc_status lc_digest_text(const char *text, size_t len, unsigned flags, lc_digest *out) {
     walk *w = calloc(1, sizeof *w);
     if (!w) return LC_ERR_NOMEM;
+    w->priorities = (flags & LC_DIGEST_PRIORITIES) != 0;
     lc_scan_init(&w->s, text, len);
     lc_scan_ws(&w->s);
     dg d = walk_value(w);
@@ -385,7 +389,7 @@ lc_status lc_digest_text(const char *text, size_t len, lc_digest *out) {
         json_error_t je;
         json_t *j = json_loadb(text, len, JSON_DECODE_ANY, &je);
         if (!j) return json_error_code(&je) == json_error_out_of_memory ? LC_ERR_NOMEM : LC_ERR_JSON_SYNTAX;
-        d = tree_digest(j);
+        d = tree_digest(j, (flags & LC_DIGEST_PRIORITIES) != 0);
         json_decref(j);
     }
     out->high = d.present ? d.a : 0;
@@ -393,7 +397,7 @@ lc_status lc_digest_text(const char *text, size_t len, lc_digest *out) {
     return LC_OK;
 }
 
-lc_status lc_doc_child_digest(const lc_doc *doc, size_t i, lc_digest *out) {
+lc_status lc_doc_child_digest(const lc_doc *doc, size_t i, unsigned flags, lc_digest *out) {
     const char *text;
     size_t len;
     if (!out) return LC_ERR_ARGUMENT;
@@ -401,12 +405,12 @@ lc_status lc_doc_child_digest(const lc_doc *doc, size_t i, lc_digest *out) {
     if (st) return st;
     /* The child's text lies inside the document's padded buffer, so the lexer
      * may look past its end; what follows it is valid JSON or padding. */
-    return lc_digest_text(text, len, out);
+    return lc_digest_text(text, len, flags, out);
 }
 
-lc_status lc_json_digest(const json_t *value, lc_digest *out) {
+lc_status lc_json_digest(const json_t *value, unsigned flags, lc_digest *out) {
     if (!out) return LC_ERR_ARGUMENT;
-    dg d = value ? tree_digest(value) : (dg){0, 0, 0};
+    dg d = value ? tree_digest(value, (flags & LC_DIGEST_PRIORITIES) != 0) : (dg){0, 0, 0};
     out->high = d.present ? d.a : 0;
     out->low = d.present ? d.b : 0;
     return LC_OK;

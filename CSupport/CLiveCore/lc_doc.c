@@ -268,7 +268,7 @@ json_t *lc_doc_root_json(const lc_doc *doc, lc_error *error) {
     return load_normalized(doc->buf + doc->root_off, doc->root_len, error);
 }
 
-lc_status lc_doc_root_digest(const lc_doc *doc, lc_digest *out) {
+lc_status lc_doc_root_digest(const lc_doc *doc, unsigned flags, lc_digest *out) {
     if (!doc || !out) return LC_ERR_ARGUMENT;
-    return lc_digest_text(doc->buf + doc->root_off, doc->root_len, out);
+    return lc_digest_text(doc->buf + doc->root_off, doc->root_len, flags, out);
 }

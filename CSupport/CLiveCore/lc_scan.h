@@ -190,7 +190,7 @@ char *lc_scan_copy(const char *json, size_t len);
  * The digest of valid JSON text[0..len) inside a scanned buffer (what
  * follows it is valid JSON or the buffer's zero padding).
  */
-lc_status lc_digest_text(const char *text, size_t len, lc_digest *out);
+lc_status lc_digest_text(const char *text, size_t len, unsigned flags, lc_digest *out);
 
 /* lc_normalize.c */
 /** Normalises v (not consumed): a new reference, NULL for an empty value; *oom on failure. */

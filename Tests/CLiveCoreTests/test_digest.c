@@ -10,10 +10,11 @@
 #include "lc_test.h"
 
 uint64_t lc_test_seed(void);
+json_t *lc_json_normalize(json_t *v, int *oom);
 
 /* The digest of a value's text, read as child "c" of a document ({0, 0}
  * when the value is empty: the document has no child then). */
-static int digest_of(const char *value, lc_digest *out) {
+static int digest_flags(const char *value, unsigned flags, lc_digest *out) {
     size_t n = strlen(value);
     char *doc_text = malloc(n + 8);
     if (!doc_text) return 0;
@@ -25,10 +26,12 @@ static int digest_of(const char *value, lc_digest *out) {
     free(doc_text);
     if (st) return 0;
     out->high = out->low = 0;
-    if (lc_doc_count(doc) == 1) st = lc_doc_child_digest(doc, 0, out);
+    if (lc_doc_count(doc) == 1) st = lc_doc_child_digest(doc, 0, flags, out);
     lc_doc_free(doc);
     return st == LC_OK;
 }
+
+static int digest_of(const char *value, lc_digest *out) { return digest_flags(value, LC_DIGEST_PRIORITIES, out); }
 
 static int same(lc_digest a, lc_digest b) { return a.high == b.high && a.low == b.low; }
 
@@ -83,6 +86,11 @@ static void different_values(lc_test *t) {
         REQUIRE(t, digest_of(pairs[i][0], &a) && digest_of(pairs[i][1], &b), "%s", pairs[i][0]);
         CHECK(t, !same(a, b), "%s vs %s", pairs[i][0], pairs[i][1]);
     }
+    /* Without priorities, only the normalised value counts. */
+    lc_digest p1, p2, q;
+    REQUIRE(t, digest_flags("{\"a\":{\".value\":1,\".priority\":2},\".priority\":3}", 0, &p1) &&
+                   digest_flags("{\"a\":1}", 0, &p2) && digest_flags("{\"a\":2}", 0, &q));
+    CHECK(t, same(p1, p2) && !same(p1, q));
     lc_digest absent;
     REQUIRE(t, digest_of("{\"x\":null}", &absent));
     CHECK(t, absent.high == 0 && absent.low == 0, "an empty value's digest is {0, 0}");
@@ -90,14 +98,14 @@ static void different_values(lc_test *t) {
 
 static void bad_arguments(lc_test *t) {
     lc_digest d;
-    CHECK(t, lc_doc_child_digest(NULL, 0, &d) == LC_ERR_ARGUMENT);
+    CHECK(t, lc_doc_child_digest(NULL, 0, 0, &d) == LC_ERR_ARGUMENT);
     lc_doc *doc = NULL;
     REQUIRE(t, lc_doc_parse("{\"a\":1}", 7, NULL, &doc, NULL) == LC_OK);
-    CHECK(t, lc_doc_child_digest(doc, 1, &d) == LC_ERR_ARGUMENT);
-    CHECK(t, lc_doc_child_digest(doc, 0, NULL) == LC_ERR_ARGUMENT);
-    CHECK(t, lc_json_digest(NULL, NULL) == LC_ERR_ARGUMENT);
-    CHECK(t, lc_doc_root_digest(NULL, &d) == LC_ERR_ARGUMENT && lc_doc_root_digest(doc, NULL) == LC_ERR_ARGUMENT);
-    CHECK(t, lc_json_digest(NULL, &d) == LC_OK && d.high == 0 && d.low == 0);
+    CHECK(t, lc_doc_child_digest(doc, 1, 0, &d) == LC_ERR_ARGUMENT);
+    CHECK(t, lc_doc_child_digest(doc, 0, 0, NULL) == LC_ERR_ARGUMENT);
+    CHECK(t, lc_json_digest(NULL, 0, NULL) == LC_ERR_ARGUMENT);
+    CHECK(t, lc_doc_root_digest(NULL, 0, &d) == LC_ERR_ARGUMENT && lc_doc_root_digest(doc, 0, NULL) == LC_ERR_ARGUMENT);
+    CHECK(t, lc_json_digest(NULL, 0, &d) == LC_OK && d.high == 0 && d.low == 0);
     lc_doc_free(doc);
 }
 
@@ -409,11 +417,23 @@ static void random_values(lc_test *t) {
         int ok = digest_of(a.p, &da) && digest_of(b.p, &db);
         lc_doc *whole = NULL;
         lc_digest dr;
-        ok = ok && lc_doc_parse(b.p, b.n, NULL, &whole, NULL) == LC_OK && lc_doc_root_digest(whole, &dr) == LC_OK;
+        ok = ok && lc_doc_parse(b.p, b.n, NULL, &whole, NULL) == LC_OK &&
+             lc_doc_root_digest(whole, LC_DIGEST_PRIORITIES, &dr) == LC_OK;
         lc_doc_free(whole);
         ok = ok && same(dr, da);
         json_t *j = json_loads(a.p, JSON_DECODE_ANY, NULL);
-        ok = ok && j && lc_json_digest(j, &dj) == LC_OK;
+        ok = ok && j && lc_json_digest(j, LC_DIGEST_PRIORITIES, &dj) == LC_OK;
+        /* Value only: the text's, the tree's and the normalised value's agree. */
+        lc_digest va, vb, vj, vn;
+        ok = ok && digest_flags(a.p, 0, &va) && digest_flags(b.p, 0, &vb) && lc_json_digest(j, 0, &vj) == LC_OK;
+        int oom = 0;
+        json_t *copy = j ? json_deep_copy(j) : NULL; /* normalised in place */
+        json_t *normal = copy ? lc_json_normalize(copy, &oom) : NULL;
+        ok = ok && !oom && lc_json_digest(normal, LC_DIGEST_PRIORITIES, &vn) == LC_OK;
+        json_decref(normal);
+        json_decref(copy);
+        CHECK(t, !ok || (same(va, vb) && same(va, vj) && same(va, vn)), "value %d (seed %llu): %s: value digests differ",
+              i, (unsigned long long)seed, a.p);
         sb canon = {0};
         if (j) canonical(j, &canon);
         json_decref(j);

@@ -7,7 +7,7 @@ import Testing
 
 @Suite struct ValueDigestTests {
     private func digest(_ json: String) throws -> ValueDigest {
-        try Snapshot.parse(json: json).digest
+        try Snapshot.parse(json: json).digest()
     }
 
     @Test("one value, spelled several ways, has one digest")
@@ -31,15 +31,24 @@ import Testing
         #expect(Set(digests).count == values.count, "\(zip(values, digests).map { "\($0) \($1)" })")
     }
 
+    @Test("without priorities, only the value counts, as `value` compares")
+    func valueOnly() throws {
+        let a = try Snapshot.parse(json: #"{"a":{".value":1,".priority":2},".priority":3}"#)
+        let b = try Snapshot.parse(json: #"{"a":1}"#)
+        #expect(a.digest(priorities: false) == b.digest(priorities: false))
+        #expect(a.digest() != b.digest())
+        #expect(a.value == b.value)
+    }
+
     @Test("a child's digest is that of a document holding its value; nothing has the absent digest")
     func childAndDocument() throws {
         let parent = try Snapshot.parse(json: #"{"x":{"b":2,"a":1},"y":"s"}"#)
-        let children = Dictionary(uniqueKeysWithValues: parent.children.map { ($0.key!, $0.digest) })
+        let children = Dictionary(uniqueKeysWithValues: parent.children.map { ($0.key!, $0.digest()) })
         #expect(children["x"] == (try digest(#"{"a":1,"b":2}"#)))
         #expect(children["y"] == (try digest(#""s""#)))
         #expect(try digest("null") == .absent)
         #expect(try digest(#"{"a":{}}"#) == .absent)
-        #expect(Snapshot.absent(key: "k").digest == .absent)
+        #expect(Snapshot.absent(key: "k").digest() == .absent)
         #expect(try digest("1") != .absent)
         #expect(ValueDigest.absent.description == String(repeating: "0", count: 32))
     }

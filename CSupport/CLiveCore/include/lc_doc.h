@@ -207,8 +207,9 @@ json_t *lc_doc_root_json(const lc_doc *doc, lc_error *error);
  * doubles (1, 1.0 and 1e0 are one number; -0 is 0), strings by their
  * unescaped bytes, arrays as objects keyed "0", "1", ..., {".value": v} as v,
  * null members and empty containers absent, a key given twice counted by
- * its last occurrence. Priorities count at every level (a node's non-null
- * ".priority"), as they do in a snapshot's export value. Distinct values
+ * its last occurrence. With LC_DIGEST_PRIORITIES, priorities count at every
+ * level (a node's non-null ".priority"), as in a snapshot's export value;
+ * without it only the normalised value counts (lc_doc_child_json's). Distinct values
  * have distinct digests except with probability about 2^-64 per pair. An
  * absent (null or empty) value's digest is {0, 0}.
  */
@@ -216,13 +217,16 @@ typedef struct lc_digest {
     uint64_t high, low;
 } lc_digest;
 
+/** Digest flag: priorities count (the export value). */
+#define LC_DIGEST_PRIORITIES 1u
+
 /**
  * The digest of child i's value, read from its text without building a tree
  * (an object with a key twice is read again by jansson). LC_ERR_ARGUMENT if
  * doc or out is NULL or i is out of range; LC_ERR_NOMEM.
  * - Complexity: O(size of the child's text).
  */
-lc_status lc_doc_child_digest(const lc_doc *doc, size_t i, lc_digest *out);
+lc_status lc_doc_child_digest(const lc_doc *doc, size_t i, unsigned flags, lc_digest *out);
 
 /**
  * The digest of the whole document's value (its top-level ".priority"
@@ -230,7 +234,7 @@ lc_status lc_doc_child_digest(const lc_doc *doc, size_t i, lc_digest *out);
  * out is NULL; LC_ERR_NOMEM.
  * - Complexity: O(size of the document).
  */
-lc_status lc_doc_root_digest(const lc_doc *doc, lc_digest *out);
+lc_status lc_doc_root_digest(const lc_doc *doc, unsigned flags, lc_digest *out);
 
 /**
  * The digest of a jansson value, read as Firebase data (export members,
@@ -238,7 +242,7 @@ lc_status lc_doc_root_digest(const lc_doc *doc, lc_digest *out);
  * (NULL is absent). LC_ERR_ARGUMENT if out is NULL.
  * - Complexity: O(size of the value).
  */
-lc_status lc_json_digest(const json_t *value, lc_digest *out);
+lc_status lc_json_digest(const json_t *value, unsigned flags, lc_digest *out);
 
 /**
  * A stream event's payload, {"path": P, "data": D}: path is a NUL-terminated

@@ -252,7 +252,9 @@ final class QueryView {
                 // As Firebase: a change, preceded by a move when the order's
                 // indexed part of the child changed.
                 let old = c.old!, snapshot = c.new!
-                guard old.value != snapshot.value || old.priority != snapshot.priority else { break }
+                // Compared by the core's digests: neither value is built.
+                guard old.priority != snapshot.priority
+                        || old.digest(priorities: false) != snapshot.digest(priorities: false) else { break }
                 if query.order.movesChild(from: old, to: snapshot) {
                     moved.append((new, ChildEvent(kind: .moved, key: c.key, snapshot: snapshot, previousKey: previous(new))))
                 }

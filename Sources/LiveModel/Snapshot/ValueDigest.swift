@@ -3,15 +3,15 @@
 // without materialising either side.
 internal import CLiveCore
 
-/// A 128-bit digest of a value as Firebase sees it, export value included.
+/// A 128-bit digest of a value as Firebase sees it.
 ///
 /// Two values that are equal in Firebase have equal digests however their
 /// JSON is spelled: members in any order, numbers compared by value (`1`,
 /// `1.0` and `1e0` are one number), strings by their unescaped text, arrays
 /// as the objects they stand for, `null` members and empty containers
-/// absent, and priorities at every level counted. Different values have
-/// different digests except with a probability of about 2⁻⁶⁴ per pair.
-/// Nothing exists behind ``absent``.
+/// absent; priorities at every level count when asked for (the export
+/// value). Different values have different digests except with a
+/// probability of about 2⁻⁶⁴ per pair. Nothing exists behind ``absent``.
 public struct ValueDigest: Hashable, Sendable, CustomStringConvertible {
     public let high: UInt64
     public let low: UInt64
@@ -38,17 +38,19 @@ public struct ValueDigest: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension Snapshot {
-    /// The digest of this snapshot's value with its priorities (see
-    /// ``ValueDigest``), read from the JSON text without building the value:
-    /// two snapshots hold the same data exactly when their digests are equal
+    /// The digest of this snapshot's data (see ``ValueDigest``), read from
+    /// the JSON text without building the value: with `priorities`, the
+    /// export value (priorities at every level); without, ``value`` alone.
+    /// Two snapshots hold the same data exactly when their digests are equal
     /// (up to the digest's collision probability).
     /// - Complexity: O(size of this snapshot's JSON text).
-    public var digest: ValueDigest {
+    public func digest(priorities: Bool = true) -> ValueDigest {
         var digest = lc_digest()
+        let flags: UInt32 = priorities ? UInt32(LC_DIGEST_PRIORITIES) : 0
         let status: lc_status
         switch location {
-        case .root(let document): status = lc_doc_root_digest(document.pointer, &digest)
-        case .child(let document, let index): status = lc_doc_child_digest(document.pointer, index, &digest)
+        case .root(let document): status = lc_doc_root_digest(document.pointer, flags, &digest)
+        case .child(let document, let index): status = lc_doc_child_digest(document.pointer, index, flags, &digest)
         case .absent: return .absent
         }
         // The text was validated when it was parsed: only memory can fail.

@@ -326,11 +326,14 @@ static void walk(const ctx *c, const lc_doc *d, int patch, lc_order_kind order) 
         json_t *tj = json_loadb(t, tl, JSON_DECODE_ANY, NULL);
         if (!tj) fail(c, "child %zu: its text is not JSON: \"%.*s\"", i, (int)(tl < 200 ? tl : 200), t);
         /* The digest read from the text equals the one read from jansson's tree. */
-        lc_digest dt, dj;
-        if (lc_doc_child_digest(d, i, &dt) != LC_OK || lc_json_digest(tj, &dj) != LC_OK)
-            fail(c, "child %zu: no digest", i);
-        if (dt.high != dj.high || dt.low != dj.low)
-            fail(c, "child %zu: the text's digest differs from the tree's: \"%.*s\"", i, (int)(tl < 200 ? tl : 200), t);
+        for (unsigned flags = 0; flags <= LC_DIGEST_PRIORITIES; flags++) {
+            lc_digest dt, dj;
+            if (lc_doc_child_digest(d, i, flags, &dt) != LC_OK || lc_json_digest(tj, flags, &dj) != LC_OK)
+                fail(c, "child %zu: no digest", i);
+            if (dt.high != dj.high || dt.low != dj.low)
+                fail(c, "child %zu: the text's digest differs from the tree's (flags %u): \"%.*s\"", i, flags,
+                     (int)(tl < 200 ? tl : 200), t);
+        }
         json_decref(tj);
         if (lc_doc_sort_value(d, i, &v) != LC_OK || lc_doc_priority(d, i, &p) != LC_OK)
             fail(c, "child %zu: no sort value or priority", i);
