@@ -1,6 +1,15 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// Streams and REST requests on Linux go over AsyncHTTPClient: FoundationNetworking's URLSession
+// spins while a stream is idle. Fuzz builds (`LIVE_FUZZ=1`, Tools/fuzz) exercise parsers only and
+// leave the network stack out, so they fall back to URLSession.
+let httpClient: [Target.Dependency] = Context.environment["LIVE_FUZZ"] != nil ? [] : [
+    .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
+    .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
+    .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux])),
+]
+
 let package = Package(
     name: "LiveCollection",
     platforms: [.macOS(.v13), .iOS(.v16)],
@@ -59,11 +68,7 @@ let package = Package(
             dependencies: [
                 "LiveModel", "LiveCollection", "LiveSections",
                 .product(name: "Logging", package: "swift-log"),
-                // Streams on Linux: FoundationNetworking's URLSession spins while a stream is idle.
-                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
-                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux])),
-            ],
+            ] + httpClient,
             path: "Sources/LiveFirebase"
         ),
         .target(
