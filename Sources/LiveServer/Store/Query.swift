@@ -102,10 +102,22 @@ public struct Query: Sendable, Equatable {
     /// The window as the database answers a query: an object of the
     /// children kept (unordered, as JSON objects are), or `null` when none.
     /// - Parameter export: Render priorities, as ``DataNode/json(export:)``.
-    /// - Complexity: that of ``window(of:)``, plus the size of the children
-    ///   kept.
+    /// - Complexity: that of ``window(of:)`` with a limit; without one, no
+    ///   sort: O(n · d) for the bounds (nothing without bounds); plus the size
+    ///   of the children kept.
     public func json(of node: DataNode, export: Bool) -> JSONValue {
-        Self.json(of: window(of: node), export: export)
+        Self.json(of: members(of: node), export: export)
+    }
+
+    /// The children the query selects, in query order only when a limit
+    /// needs the order to cut the window (an answer without a limit is an
+    /// unordered object, so it is not sorted).
+    /// - Complexity: with a limit, that of ``window(of:)``; without, O(n · d)
+    ///   to check the bounds (O(n) without bounds).
+    func members(of node: DataNode) -> [(key: Key, node: DataNode)] {
+        if limit != nil { return window(of: node) }
+        if start == nil && end == nil { return node.children.map { ($0.key, $0.value) } }
+        return node.children.compactMap { bounds(admit: $0.key, $0.value) ? ($0.key, $0.value) : nil }
     }
 
     /// The JSON of a window ``window(of:)`` returned.

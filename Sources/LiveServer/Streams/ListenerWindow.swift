@@ -23,8 +23,9 @@ final class ListenerWindow {
     private var index: CoreIndex?
 
     /// The window of `query` over `node`, the value at the location.
-    /// - Complexity: without a limit, that of ``Query/window(of:)``; with
-    ///   one, O(n log n) for the n children within the bounds.
+    /// - Complexity: without a limit, O(n · d) to check the bounds of n
+    ///   children (no sort); with one, O(n log n) for the n children within
+    ///   the bounds.
     init(_ query: Query, of node: DataNode) {
         self.query = query
         _ = reset(to: node)
@@ -50,7 +51,7 @@ final class ListenerWindow {
     func reset(to node: DataNode) -> [Change] {
         var next: [Key: DataNode] = [:]
         if query.limit == nil {
-            for child in query.window(of: node) { next[child.key] = child.node }
+            for child in query.members(of: node) { next[child.key] = child.node }
         } else {
             let index = CoreIndex()
             for (key, child) in node.children where query.bounds(admit: key, child) {
