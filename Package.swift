@@ -2,9 +2,11 @@
 import PackageDescription
 
 // Streams and REST requests on Linux go over AsyncHTTPClient: FoundationNetworking's URLSession
-// spins while a stream is idle. Fuzz builds (`LIVE_FUZZ=1`, Tools/fuzz) exercise parsers only and
-// leave the network stack out, so they fall back to URLSession.
-let httpClient: [Target.Dependency] = Context.environment["LIVE_FUZZ"] != nil ? [] : [
+// spins while a stream is idle. Builds that leave it out fall back to URLSession: fuzz builds
+// (`LIVE_FUZZ=1`, Tools/fuzz), which exercise parsers only, and sanitized test builds
+// (`LIVE_URLSESSION=1`, Tools/test), which would otherwise compile BoringSSL under each sanitizer.
+let leavesHTTPClientOut = Context.environment["LIVE_FUZZ"] != nil || Context.environment["LIVE_URLSESSION"] != nil
+let httpClient: [Target.Dependency] = leavesHTTPClientOut ? [] : [
     .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
     .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
     .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux])),
