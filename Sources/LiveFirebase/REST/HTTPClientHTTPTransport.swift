@@ -43,8 +43,8 @@ public final class HTTPClientHTTPTransport: HTTPTransport {
     /// - Throws: The client's error when no complete response arrives.
     /// - Complexity: O(size of the body), copied once.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        var outgoing = try HTTPClientStreamTransport.request(request)
-        outgoing.headers.remove(name: "Connection")  // REST requests share kept-alive connections
+        // REST requests share kept-alive connections.
+        let outgoing = try HTTPClientSettings.request(request, ownConnection: false)
         let response = try await client.execute(outgoing, deadline: .distantFuture)
         let body = try await response.body.collect(upTo: .max)
         let data = Data(body.readableBytesView)

@@ -2,7 +2,12 @@
 // for streams and for REST requests alike.
 #if canImport(AsyncHTTPClient)
 import AsyncHTTPClient
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import NIOCore
+import NIOHTTP1
 
 enum HTTPClientSettings {
     /// How long connecting to the server (and the TLS handshake) may take.
@@ -22,6 +27,25 @@ enum HTTPClientSettings {
         configuration.timeout = HTTPClient.Configuration.Timeout(connect: amount(connectTimeout),
                                                                  read: read.map(amount))
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }
+
+    /// `request` as AsyncHTTPClient's request: its URL, method, headers and
+    /// body; with `ownConnection`, on a connection that is closed after it
+    /// (`Connection: close`) rather than kept in the pool.
+    static func request(_ request: URLRequest, ownConnection: Bool) throws(TransportRequestError) -> HTTPClientRequest {
+        guard let url = request.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw TransportRequestError(url: request.url)
+        }
+        var outgoing = HTTPClientRequest(url: url.absoluteString)
+        outgoing.method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            outgoing.headers.add(name: name, value: value)
+        }
+        if ownConnection { outgoing.headers.replaceOrAdd(name: "Connection", value: "close") }
+        if let body = request.httpBody {
+            outgoing.body = .bytes(ByteBuffer(bytes: body))
+        }
+        return outgoing
     }
 
     private static func amount(_ duration: Duration) -> TimeAmount {

@@ -49,7 +49,9 @@ public final class HTTPClientStreamTransport: StreamTransport {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: TransportEvent.self)
         let outgoing: HTTPClientRequest
         do {
-            outgoing = try Self.request(request)
+            // A stream's connection is its own: never taken from the pool
+            // (where the server may just have closed it) nor given back to it.
+            outgoing = try HTTPClientSettings.request(request, ownConnection: true)
         } catch {
             continuation.finish(throwing: error)
             return stream
@@ -68,26 +70,6 @@ public final class HTTPClientStreamTransport: StreamTransport {
         }
         continuation.onTermination = { _ in task.cancel() }
         return stream
-    }
-
-    /// `request` as AsyncHTTPClient's request: its URL, method, headers and
-    /// body, on a connection of its own.
-    static func request(_ request: URLRequest) throws(TransportRequestError) -> HTTPClientRequest {
-        guard let url = request.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw TransportRequestError(url: request.url)
-        }
-        var outgoing = HTTPClientRequest(url: url.absoluteString)
-        outgoing.method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
-        for (name, value) in request.allHTTPHeaderFields ?? [:] {
-            outgoing.headers.add(name: name, value: value)
-        }
-        // A stream's connection is its own: never taken from the pool (where
-        // the server may just have closed it) nor given back to it.
-        outgoing.headers.replaceOrAdd(name: "Connection", value: "close")
-        if let body = request.httpBody {
-            outgoing.body = .bytes(ByteBuffer(bytes: body))
-        }
-        return outgoing
     }
 
     /// The response's headers, names in lower case; repeated names joined
@@ -113,7 +95,7 @@ public struct TransportRequestError: Error, Sendable, Hashable, CustomStringConv
     public let url: URL?
 
     public var description: String {
-        "the stream's request has no http or https URL (\(url?.absoluteString ?? "none"))"
+        "the request has no http or https URL (\(url.map { QueryEncoding.redact($0.absoluteString) } ?? "none"))"
     }
 }
 #endif
