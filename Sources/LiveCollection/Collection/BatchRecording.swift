@@ -7,6 +7,8 @@ struct BatchRecording<Model> {
         var existed: Bool
         /// The backend's sort key before the batch (type-erased).
         var sortKey: Any?
+        /// The model before the batch, if it existed.
+        var model: Model?
         /// Whether the model was replaced or updated during the batch.
         var changed = false
     }
@@ -31,7 +33,8 @@ extension SortedCollection {
     func record(_ key: Key) {
         guard recording != nil, recording!.before[key] == nil else { return }
         let sortKey: Any? = backend.sortKey(for: key)
-        recording!.before[key] = BatchRecording<Model>.Before(existed: sortKey != nil, sortKey: sortKey)
+        recording!.before[key] = BatchRecording<Model>.Before(
+            existed: sortKey != nil, sortKey: sortKey, model: sortKey == nil ? nil : backend.model(for: key))
     }
 
     /// Groups the changes `body` makes into one batch: observers hear
@@ -126,7 +129,8 @@ extension SortedCollection {
             batch: batch,
             insertedModels: batch.inserted.map { b.model(at: $0) },
             movedModels: batch.moved.map { b.model(at: $0.to) },
-            updatedModels: batch.updated.map { b.model(for: keyAtOld[$0]!)! })
+            updatedModels: batch.updated.map { b.model(for: keyAtOld[$0]!)! },
+            touched: touched.map { TouchedKey(key: $0.key, before: $0.before.model, changed: $0.before.changed) })
     }
 
     /// Number of sorted values below `bound`.

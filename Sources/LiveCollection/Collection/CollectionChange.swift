@@ -29,9 +29,25 @@ public struct CollectionUpdate<Model> {
     public let movedModels: [Model]
     /// The models of `batch.updated`, in the same order.
     public let updatedModels: [Model]
+    /// Every key a grouped change touched, with its model before the change;
+    /// empty for single changes and for the fill of an empty collection.
+    /// Layers above apply a grouped change from it in O(t log n).
+    package var touched: [TouchedKey<Model>] = []
 }
 
 extension CollectionUpdate: Sendable where Model: Sendable {}
+
+/// A key that a grouped change touched.
+package struct TouchedKey<Model> {
+    package let key: Key
+    /// The model before the change; nil if the key was absent.
+    package let before: Model?
+    /// Whether the model was added or replaced during the change (its
+    /// content may be new); false if it was only removed.
+    package let changed: Bool
+}
+
+extension TouchedKey: Sendable where Model: Sendable {}
 
 /// Observes a ``SortedCollection``. Every method has an empty default.
 ///

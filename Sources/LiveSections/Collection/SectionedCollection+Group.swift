@@ -1,0 +1,108 @@
+// SectionedCollection+Group.swift — a grouped change of the collection (a
+// batch, a resync, a page load) applied from the keys it touched.
+import LiveCollection
+import LiveModel
+
+extension SectionedCollection {
+    /// Applies a grouped change of the collection and tells observers.
+    ///
+    /// Only the touched keys are looked at: each leaves its old row and takes
+    /// its new one, and the stages and sequential steps come from their paths
+    /// (``GroupPlan``). The fill of an empty collection is sectioned in bulk.
+    /// - Complexity: O(t (log n + s)) for t touched keys and s sections;
+    ///   O(n log n) for a fill.
+    func applyGroup(_ update: CollectionUpdate<Model>) {
+        if placed.isEmpty { return fill() }
+        // The collection lists the touched keys of every grouped change but
+        // the fill of an empty collection.
+        assert(!update.touched.isEmpty || update.batch.isEmpty, "SectionedCollection: a grouped change without its keys")
+        var before: [Key: Model] = [:]
+        var entries: [GroupEntry<Section>] = []
+        entries.reserveCapacity(update.touched.count)
+        for t in update.touched {
+            let old = placed[t.key], new = currentPlace(of: t.key)
+            if old == nil && new == nil { continue }
+            if let old, let new, old.section == new.section, old.post == new.post, !t.changed { continue }
+            if let model = t.before { before[t.key] = model }
+            entries.append(GroupEntry(key: t.key, old: old, new: new, changed: t.changed,
+                                      oldPath: old.flatMap { path(at: $0) }))
+        }
+        guard !entries.isEmpty else { return }
+
+        var oldCounts: [Section: Int] = [:]
+        for entry in entries {
+            for section in [entry.old?.section, entry.new?.section].compactMap({ $0 }) {
+                if let box = rows[section] { oldCounts[section] = box.tree.count }
+            }
+        }
+        let oldOrder = order
+        shift(entries, forward: true)
+        for i in entries.indices { entries[i].newPath = entries[i].new.flatMap { path(at: $0) } }
+        let existsAfter = Set(entries.compactMap { $0.old?.section }.filter { rows[$0] != nil })
+        let plan = GroupPlan(entries: entries, oldCounts: oldCounts, existsAfter: existsAfter)
+
+        let stages = plan.stages()
+        for handler in staged.values { handler(stages) }
+        if !stepped.isEmpty { sendSteps(stages, undoing: entries, oldOrder: oldOrder) }
+        guard !sequential.isEmpty else { return }
+        let steps = plan.steps { section in rows[section]!.tree.map { $0.post.key } }
+        tell(steps, before: before)
+    }
+
+    /// Sections a collection filled from empty, and tells observers: every
+    /// section arrives with its rows.
+    /// - Complexity: O(n log n).
+    private func fill() {
+        rebuild()
+        guard !order.isEmpty else { return }
+        let stages = [BatchStage(insertedSections: Array(order.indices))]
+        for handler in staged.values { handler(stages) }
+        if !stepped.isEmpty {
+            showsEmpty = true
+            let steps = [StagedStep(stage: stages[0], commit: { [weak self] in self?.showsEmpty = false })]
+            for handler in stepped.values { handler(steps) }
+            showsEmpty = false
+        }
+        guard !sequential.isEmpty else { return }
+        tell(order.enumerated().map { .sectionInserted($1, at: $0, keys: rows[$1]!.tree.map { $0.post.key }) },
+             before: [:])
+    }
+
+    /// Hands steps to their observers with the change undone, so that the
+    /// list is shown the old state until the first step commits; the first
+    /// commit redoes it (later stages only reload rows).
+    private func sendSteps(_ stages: [BatchStage], undoing entries: [GroupEntry<Section>], oldOrder: [Section]) {
+        shift(entries, forward: false)
+        assert(order == oldOrder, "SectionedCollection: undoing a grouped change")
+        undone = entries
+        let steps = stages.enumerated().map { i, stage in
+            StagedStep(stage: stage, commit: i == 0 ? { [weak self] in self?.redo() } : {})
+        }
+        for handler in stepped.values { handler(steps) }
+        redo() // whether or not a handler committed
+    }
+
+    /// Applies the undone grouped change again, if any.
+    private func redo() {
+        guard let entries = undone else { return }
+        undone = nil
+        shift(entries, forward: true)
+    }
+
+    /// Tells sequential observers the steps of a grouped change, with the
+    /// models as they were (`before`) for rows that leave.
+    private func tell(_ steps: [ReplayStep<Section>], before: [Key: Model]) {
+        func model(_ key: Key) -> Model { collection.model(for: key) ?? before[key]! }
+        for step in steps {
+            let event: SectionedChange<Model, Section>
+            switch step {
+            case .sectionRemoved(let section, let at): event = .sectionRemoved(section, at: at)
+            case .rowRemoved(let key, let at): event = .rowRemoved(before[key] ?? model(key), at: at)
+            case .sectionInserted(let section, let at, let keys): event = .sectionInserted(section, at: at, models: keys.map(model))
+            case .rowInserted(let key, let at): event = .rowInserted(model(key), at: at)
+            case .rowUpdated(let key, let at): event = .rowUpdated(model(key), at: at)
+            }
+            for handler in sequential.values { handler(event) }
+        }
+    }
+}

@@ -1,0 +1,120 @@
+// SectionedCollection+Placement.swift — where models are shown: sections in
+// display order, rows in the collection's order.
+import LiveCollection
+import LiveModel
+
+extension SectionedCollection {
+    /// The index of `section` among the sections shown, or nil.
+    /// - Complexity: O(log s) for s sections.
+    func sectionIndex(of section: Section) -> Int? {
+        let at = insertionIndex(of: section)
+        return at < order.count && order[at] == section ? at : nil
+    }
+
+    /// Where `section` stands, or would stand, among the sections shown.
+    /// - Complexity: O(log s).
+    func insertionIndex(of section: Section) -> Int {
+        var lo = 0, hi = order.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if sectionPrecedes(order[mid], section) { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// Where the model `key` belongs now, by the collection.
+    /// - Complexity: O(log n).
+    func currentPlace(of key: Key) -> Place? {
+        guard let model = collection.model(for: key), let post = collection.orderPost(for: key) else { return nil }
+        return Place(section: sectionOf(model), post: post)
+    }
+
+    /// The row path of `place` in the state shown. - Complexity: O(log n).
+    func path(at place: Place) -> RowPath? {
+        guard let s = sectionIndex(of: place.section),
+              let row = rows[place.section]?.tree.position(of: Row(post: place.post)) else { return nil }
+        return RowPath(section: s, row: row)
+    }
+
+    /// Sections every model of the collection, from nothing.
+    /// - Complexity: O(n log n); each section's rows are built in bulk.
+    func rebuild() {
+        order.removeAll()
+        rows.removeAll()
+        placed.removeAll()
+        placed.reserveCapacity(collection.count)
+        // The collection iterates in order, so each section's rows come sorted.
+        var grouped: [Section: [Row]] = [:]
+        for model in collection {
+            let key = model.identifier
+            let section = sectionOf(model)
+            let post = collection.orderPost(for: key)!
+            grouped[section, default: []].append(Row(post: post))
+            placed[key] = Place(section: section, post: post)
+        }
+        for (section, sorted) in grouped { rows[section] = Rows(sorted: sorted) }
+        order = grouped.keys.sorted(by: sectionPrecedes)
+    }
+
+    /// Takes `key` out; returns its former path and whether its section went away.
+    /// - Complexity: O(log n + s).
+    func unplace(_ key: Key) -> (path: RowPath, sectionGone: Bool)? {
+        guard let place = placed.removeValue(forKey: key), let s = sectionIndex(of: place.section),
+              let box = rows[place.section], let (row, _) = box.tree.remove(Row(post: place.post)) else { return nil }
+        if box.tree.isEmpty {
+            rows[place.section] = nil
+            order.remove(at: s)
+            return (RowPath(section: s, row: row), true)
+        }
+        return (RowPath(section: s, row: row), false)
+    }
+
+    /// Puts `model` in; returns its path and whether its section is new.
+    /// - Complexity: O(log n + s).
+    func place(_ model: Model) -> (path: RowPath, sectionNew: Bool) {
+        let key = model.identifier
+        let place = Place(section: sectionOf(model), post: collection.orderPost(for: key)!)
+        placed[key] = place
+        if let box = rows[place.section] {
+            let row = box.tree.insert(Row(post: place.post))
+            return (RowPath(section: sectionIndex(of: place.section)!, row: row), false)
+        }
+        let s = insertionIndex(of: place.section)
+        order.insert(place.section, at: s)
+        let box = Rows()
+        box.tree.insert(Row(post: place.post))
+        rows[place.section] = box
+        return (RowPath(section: s, row: 0), true)
+    }
+
+    /// Moves the keys of a grouped change from their places on one side to
+    /// those on the other (`forward`: old to new): sections left empty go,
+    /// sections that appear come. Shifting back restores the state exactly.
+    /// - Complexity: O(t (log n + s)) for t entries.
+    func shift(_ entries: [GroupEntry<Section>], forward: Bool) {
+        var emptied: [Section] = []
+        for entry in entries {
+            guard let from = forward ? entry.old : entry.new else { continue }
+            placed[entry.key] = nil
+            guard let box = rows[from.section] else { continue }
+            _ = box.tree.remove(Row(post: from.post))
+            if box.tree.isEmpty { emptied.append(from.section) }
+        }
+        var created: [Section] = []
+        for entry in entries {
+            guard let to = forward ? entry.new : entry.old else { continue }
+            placed[entry.key] = to
+            if let box = rows[to.section] {
+                box.tree.insert(Row(post: to.post))
+            } else {
+                rows[to.section] = Rows(sorted: [Row(post: to.post)])
+                created.append(to.section)
+            }
+        }
+        for section in emptied where rows[section]?.tree.isEmpty == true {
+            rows[section] = nil
+            if let s = sectionIndex(of: section) { order.remove(at: s) }
+        }
+        for section in created { order.insert(section, at: insertionIndex(of: section)) }
+    }
+}

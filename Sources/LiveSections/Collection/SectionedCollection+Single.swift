@@ -1,0 +1,87 @@
+// SectionedCollection+Single.swift — a single change of the collection,
+// told in both contracts.
+import LiveCollection
+import LiveModel
+
+extension SectionedCollection {
+    /// Applies a single change of the collection and tells observers: one
+    /// sequential event or two (a row that changes section), and one stage
+    /// plus, for a moved row, a reload at its new path.
+    /// - Complexity: O(log n + s) for s sections.
+    func apply(_ change: SequentialChange<Model>) {
+        var events: [SectionedChange<Model, Section>] = []
+        var stage = BatchStage()
+        switch change {
+        case .inserted(let model, _):
+            let (path, isNew) = place(model)
+            if isNew {
+                events.append(.sectionInserted(sectionOf(model), at: path.section, models: [model]))
+                stage.insertedSections = [path.section]
+            } else {
+                events.append(.rowInserted(model, at: path))
+                stage.insertedRows = [path]
+            }
+        case .removed(let model, _):
+            guard let (path, gone) = unplace(model.identifier) else { return }
+            if gone {
+                events.append(.sectionRemoved(sectionOf(model), at: path.section))
+                stage.deletedSections = [path.section]
+            } else {
+                events.append(.rowRemoved(model, at: path))
+                stage.deletedRows = [path]
+            }
+        case .updated(let model, _), .moved(let model, _, _):
+            let oldSection = placed[model.identifier]?.section
+            if oldSection == sectionOf(model), let from = path(of: model.identifier) {
+                _ = unplace(model.identifier)
+                let (to, _) = place(model)
+                if from == to {
+                    events.append(.rowUpdated(model, at: to))
+                    stage.reloadedRows = [from]
+                } else {
+                    events.append(.rowMoved(model, from: from, to: to))
+                    stage.movedRows = [RowMove(from: from, to: to)]
+                }
+                emit(events, [stage] + (from == to ? [] : [BatchStage(reloadedRows: [to])]))
+                return
+            }
+            // The section changed: out of the old one, into the new one. In the
+            // sequential contract that is two steps (each may remove or add a
+            // section); in the batch contract one stage: a cross-section move,
+            // or a section's removal or arrival with the row's insertion or
+            // deletion. A reload of the moved row follows in its own stage.
+            guard let (from, gone) = unplace(model.identifier) else { return }
+            let (to, isNew) = place(model)
+            if gone {
+                events.append(.sectionRemoved(oldSection!, at: from.section))
+                stage.deletedSections = [from.section]
+            } else {
+                events.append(.rowRemoved(model, at: from))
+            }
+            if isNew {
+                events.append(.sectionInserted(sectionOf(model), at: to.section, models: [model]))
+                stage.insertedSections = [to.section]
+                if !gone { stage.deletedRows = [from] }
+            } else {
+                events.append(.rowInserted(model, at: to))
+                if gone { stage.insertedRows = [to] } else { stage.movedRows = [RowMove(from: from, to: to)] }
+            }
+            emit(events, [stage] + (gone || isNew ? [] : [BatchStage(reloadedRows: [to])]))
+            return
+        }
+        emit(events, [stage])
+    }
+
+    func emit(_ events: [SectionedChange<Model, Section>], _ stages: [BatchStage]) {
+        for e in events { for handler in sequential.values { handler(e) } }
+        let nonEmpty = stages.filter { !$0.isEmpty }
+        if !nonEmpty.isEmpty { for handler in staged.values { handler(nonEmpty) } }
+        // A single change's stages: the first changes the counts, a second
+        // only reloads, so the live state is right for both.
+        if !nonEmpty.isEmpty && !stepped.isEmpty {
+            let steps = nonEmpty.map { StagedStep(stage: $0, commit: {}) }
+            for handler in stepped.values { handler(steps) }
+        }
+    }
+}
+
