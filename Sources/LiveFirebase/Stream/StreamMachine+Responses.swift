@@ -15,8 +15,10 @@ extension StreamMachine {
             phase = .open
             redirects = 0
             renewed = false
-            actions.append(.deliver(.connected))
+            // The timer runs before anyone hears of the connection, so the
+            // silence it measures starts with the response.
             actions.append(.armKeepAlive(configuration.keepAliveTimeout))
+            actions.append(.deliver(.connected))
             return
         }
         if Self.redirectStatuses.contains(status) {
