@@ -7,7 +7,9 @@ query; in what order, the independent model in firebase_order.py (not
 firebase-admin's client-side sort, which compares keys as plain strings).
 While the REPL is idle, the writes must come out as `"between"` lines whose
 child events, applied by prevKey, reproduce that order without any command
-being typed, and an idle REPL must not use the CPU.
+being typed, and whose stages, applied to the rows per section as a list view
+applies them, reach the counts `show` prints (multi-path updates arrive as
+grouped changes); an idle REPL must not use the CPU.
 
 LIVE_SERVER_URL and LIVE_REPL are set by Tools/test-firebase-admin;
 LIVE_TEST_SEED replays a run (the seed is printed on failure).
@@ -103,6 +105,41 @@ def apply_events(keys, change):
             prev = event["prevKey"]
             keys.insert(0 if prev is None else keys.index(prev) + 1, event["key"])
     return keys
+
+
+def apply_stages(counts, change, where):
+    """Applies a change line's stages to the rows per section, as a list view
+    does under UIKit's batch rules (deletions and move sources in the old
+    index space, insertions and move destinations in the new one); each stage
+    must reach the counts it reports. Returns the counts after the last."""
+    for stage in change["stages"]:
+        after = stage["counts"]
+        deleted = set(stage["deletedSections"])
+        inserted = set(stage["insertedSections"])
+        moved = {f: t for f, t in stage["movedSections"]}
+        kept = [s for s in range(len(counts)) if s not in deleted]
+        free = [i for i in range(len(after)) if i not in inserted and i not in moved.values()]
+        unmoved = [s for s in kept if s not in moved]
+        if len(free) != len(unmoved):
+            raise AssertionError("%s: stage %s does not fit %s sections" % (where, stage, len(counts)))
+        target = dict(zip(unmoved, free))
+        target.update(moved)
+        new = [0] * len(after)
+        for s in kept:
+            new[target[s]] = counts[s]
+        for s, _ in stage["deletedRows"]:
+            new[target[s]] -= 1
+        for (f, _), (t, _) in stage["movedRows"]:
+            new[target[f]] -= 1
+            new[t] += 1
+        for s, _ in stage["insertedRows"]:
+            new[s] += 1
+        for s in inserted:  # an inserted section comes with its rows
+            new[s] = after[s]
+        if new != after:
+            raise AssertionError("%s: stage %s turns %s into %s, not the %s it reports" % (where, stage, counts, new, after))
+        counts = list(after)
+    return counts
 
 
 class Scenario:
@@ -216,7 +253,7 @@ class REPLOutsideTests(unittest.TestCase):
         try:
             reply, _ = repl.command("sync")
             self.assertTrue(reply.get("synced"), "%s: %s" % (where, reply))
-            mirror, _ = self.show(repl, scenario, ref, where)
+            mirror, _, counts = self.show(repl, scenario, ref, where)
             for round_ in range(6):
                 write_batch(ref, rng)
                 flat, sections = scenario.expected(ref)
@@ -226,11 +263,14 @@ class REPLOutsideTests(unittest.TestCase):
                         line = repl.next("%s round %d: %s (child events so far give %s)" % (where, round_, flat, mirror))
                         self.assertTrue(line.get("between"), "%s round %d: %s" % (where, round_, line))
                         apply_events(mirror, line)
+                        counts = apply_stages(counts, line, "%s round %d" % (where, round_))
                 reply, between = repl.command("sync")
                 self.assertTrue(reply.get("synced"), "%s round %d: %s" % (where, round_, reply))
                 for line in between:
                     apply_events(mirror, line)
-                shown, shown_sections = self.show(repl, scenario, ref, where)
+                    counts = apply_stages(counts, line, "%s round %d" % (where, round_))
+                shown, shown_sections, shown_counts = self.show(repl, scenario, ref, where)
+                self.assertEqual(counts, shown_counts, "%s round %d: stages applied vs show" % (where, round_))
                 self.assertEqual(shown_sections, sections, "%s round %d: show" % (where, round_))
                 self.assertEqual(mirror, shown, "%s round %d: events applied by prevKey vs show" % (where, round_))
         finally:
@@ -241,10 +281,11 @@ class REPLOutsideTests(unittest.TestCase):
         reply, _ = repl.command("show")
         self.assertIn("sections", reply, where)
         sections = [s["keys"] for s in reply["sections"]]
+        counts = [len(rows) for rows in sections]
         if not scenario.section:
             sections = [k for k in sections if k] or [[]]
         flat = [k for rows in sections for k in rows]
-        return list(flat) if not scenario.section else self.query_order(flat, scenario, ref), sections
+        return list(flat) if not scenario.section else self.query_order(flat, scenario, ref), sections, counts
 
     @staticmethod
     def query_order(keys, scenario, ref):
