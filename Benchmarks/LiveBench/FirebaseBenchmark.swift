@@ -28,6 +28,11 @@ enum FirebaseBenchmark {
         var medianLatency: Double    // one write at a time
         var p99Latency: Double
         var changesPerSecond: Double // children changed by pipelined multi-path patches, through sections
+        /// The longest main-actor stall (StallProbe) during the initial
+        /// load, the pipelined writes and the pipelined patches, in seconds.
+        var loadStall: Double
+        var eventsStall: Double
+        var patchStall: Double
     }
 
     /// Children each multi-path patch of the grouped-throughput figure changes.
@@ -59,9 +64,12 @@ enum FirebaseBenchmark {
         let reference = try DatabaseReference(url: server.url, path: "/items")
         let collection = try FirebaseCollection(reference: reference, query: DatabaseQuery(order: .child("s")),
                                                 mode: .all, dataSource: DecodingDataSource<BenchChild>())
+        let probe = StallProbe()
+        probe.start()
         let loadStart = now()
         try await collection.start()
         let loadSeconds = Double(now() - loadStart) / 1e9
+        let loadStall = probe.stop()
         guard collection.collection.count == children else {
             throw BenchError("loaded \(collection.collection.count) of \(children) children")
         }
@@ -79,6 +87,7 @@ enum FirebaseBenchmark {
 
         // Throughput: writes pipelined on one connection, 16 in flight.
         let port = server.port
+        probe.start()
         let throughputStart = now()
         // A thread of its own: the socket blocks, and the cooperative pool
         // must stay free for the stream.
@@ -95,6 +104,7 @@ enum FirebaseBenchmark {
         try await observed.wait(for: writes, seconds: 60)
         if failures.value > 0 { throw BenchError("the writer failed") }
         let eventsPerSecond = Double(writes) / (Double(now() - throughputStart) / 1e9)
+        let eventsStall = probe.stop()
 
         // Latency: one write at a time, waiting for its event.
         latencies.removeAll()
@@ -112,11 +122,14 @@ enum FirebaseBenchmark {
         func quantile(_ q: Double) -> Double {
             sorted.isEmpty ? .nan : Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * q))]) / 1e9
         }
+        probe.start()
         let changesPerSecond = try await patchThroughput(collection, port: port, children: children, writes: writes,
                                                          now: now)
+        let patchStall = probe.stop()
         collection.stop()
         return Figures(loadSeconds: loadSeconds, fetchSeconds: fetchSeconds, eventsPerSecond: eventsPerSecond,
-                       medianLatency: quantile(0.5), p99Latency: quantile(0.99), changesPerSecond: changesPerSecond)
+                       medianLatency: quantile(0.5), p99Latency: quantile(0.99), changesPerSecond: changesPerSecond,
+                       loadStall: loadStall, eventsStall: eventsStall, patchStall: patchStall)
     }
 
     /// Child changes per second when the server receives multi-path patches
