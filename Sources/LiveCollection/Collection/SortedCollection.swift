@@ -27,7 +27,8 @@ import LiveModel
 /// ``updates()``, whose elements may cross to other tasks.
 @MainActor
 public final class SortedCollection<Model: LiveModelProtocol> {
-    let backend: any OrderingBackend<Model>
+    /// Replaced only when an empty collection takes a ``PreparedFill``.
+    var backend: any OrderingBackend<Model>
     var observers: [Int: Observer] = [:] { didSet { handlers = Handlers(observers.values) } }
     /// The observers' handlers by kind, rebuilt when observers change.
     var handlers = Handlers([])

@@ -144,6 +144,21 @@ public final class CollectionFeed<Source: ModelDataSource> {
         signalIfIdle()
     }
 
+    /// Fills the empty collection with `prepared` (see ``PreparedFill``), as
+    /// ``load(_:)`` fills it: observers hear did-start-load, the failures,
+    /// one update inserting every model, and did-end-load.
+    /// - Returns: false, changing nothing, when the collection is not empty
+    ///   or a preparation is pending (call ``load(_:)`` then), or when the
+    ///   collection is not in the fill's order.
+    /// - Complexity: O(1), plus the observers' work.
+    public func load(_ prepared: sending PreparedFill<Model>) -> Bool {
+        guard pending.isEmpty, collection.isEmpty, usesSnapshotOrder else { return false }
+        collection.notifyLoad(started: true)
+        let filled = collection.fill(prepared)
+        collection.notifyLoad(started: false)
+        return filled
+    }
+
     /// Returns once no preparation is pending.
     public func settle() async {
         while !pending.isEmpty {

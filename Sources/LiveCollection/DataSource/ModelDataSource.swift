@@ -28,10 +28,19 @@ public protocol ModelDataSource<Model>: AnyObject {
     /// The model for `snapshot`, possibly after waiting. The task is cancelled
     /// when a later event for the same key supersedes it.
     func prepare(_ snapshot: Snapshot, current: Model?) async throws -> Preparation<Model>
+    /// The preparation of a child from its snapshot alone — no main-actor
+    /// state, no current model, no waiting — when the data source has one,
+    /// as decoding is. A large first load (``PreparedFill``) then makes its
+    /// models on a background executor. It must give what
+    /// ``prepareNow(_:current:)`` gives for a child with no current model.
+    /// The default is nil: every preparation runs on the main actor.
+    var detachedPreparation: (@Sendable (Snapshot) throws -> Preparation<Model>)? { get }
 }
 
 extension ModelDataSource {
     public func prepareNow(_ snapshot: Snapshot, current: Model?) throws -> Preparation<Model>? { nil }
+
+    public var detachedPreparation: (@Sendable (Snapshot) throws -> Preparation<Model>)? { nil }
 }
 
 /// A data source for models made straight from their snapshot
@@ -46,5 +55,11 @@ public final class DecodingDataSource<Model: LiveModelProtocol>: ModelDataSource
 
     public func prepare(_ snapshot: Snapshot, current: Model?) async throws -> Preparation<Model> {
         .model(try Model(snapshot: snapshot))
+    }
+
+    /// Decoding needs nothing but the snapshot: large loads decode off the
+    /// main actor.
+    public var detachedPreparation: (@Sendable (Snapshot) throws -> Preparation<Model>)? {
+        { .model(try Model(snapshot: $0)) }
     }
 }

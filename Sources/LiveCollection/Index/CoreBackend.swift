@@ -3,7 +3,9 @@ import LiveModel
 
 /// Models in Firebase order under a ``QueryOrder``: the C index holds
 /// `(sort value, key)` entries; models and keys live in arrays by entry id.
-@MainActor
+///
+/// Not thread-safe: confined to its collection, or to the task that
+/// prepares a fill (``PreparedFill``) until the collection takes it.
 final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
     typealias SortKey = SortValue
 

@@ -4,8 +4,8 @@ import LiveModel
 /// Storage of a ``SortedCollection``: models by key, in order, with
 /// positions. Two implementations: the C index for Firebase order
 /// (``CoreBackend``) and a Swift order-statistic tree for orders given in Swift
-/// (``TreeBackend``). Every operation is O(log n).
-@MainActor
+/// (``TreeBackend``). Every operation is O(log n). Implementations are not
+/// thread-safe: each is confined to its collection.
 protocol OrderingBackend<Model>: AnyObject {
     associatedtype Model
     /// What orders a model besides its key, captured as a value so that the

@@ -3,7 +3,6 @@ import LiveModel
 
 /// Models ordered by a sort key extracted in Swift (`K: Comparable`), ties
 /// broken by key in Firebase key order.
-@MainActor
 final class TreeBackend<Model, K: Comparable>: OrderingBackend {
     typealias SortKey = K
 

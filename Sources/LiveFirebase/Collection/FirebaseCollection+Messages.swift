@@ -68,6 +68,10 @@ extension FirebaseCollection {
         let isWhole = payload.kind == .put && payload.path.isRoot
         let firstLoad = isWhole && !hasLoaded
         let started = ContinuousClock.now
+        if firstLoad, mode != .live, let events = await applyInBackground(payload, filtered: filtered) {
+            finish(events, isWhole: true, firstLoadStarted: started)
+            return
+        }
         let events = view.apply(payload, filtered: filtered)
         if firstLoad, mode != .live {
             // One batch: a fill of the empty collection.
@@ -83,7 +87,13 @@ extension FirebaseCollection {
         } else {
             applyEach(events)
         }
-        if firstLoad { recordFirstLoad(started: started) }
+        finish(events, isWhole: isWhole, firstLoadStarted: firstLoad ? started : nil)
+    }
+
+    /// Tells observers of an applied update; after a whole value, the
+    /// collection is live.
+    private func finish(_ events: [ChildEvent], isWhole: Bool, firstLoadStarted: ContinuousClock.Instant?) {
+        if let started = firstLoadStarted { recordFirstLoad(started: started) }
         tell(events, loaded: isWhole)
         if isWhole {
             hasLoaded = true

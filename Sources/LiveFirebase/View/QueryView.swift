@@ -44,6 +44,9 @@ final class QueryView {
         }
     }
 
+    /// Whether nothing was received yet. - Complexity: O(1).
+    var isEmpty: Bool { cache.isEmpty && !isComplete }
+
     /// Number of visible children. - Complexity: O(1).
     var count: Int { window.count }
 

@@ -23,7 +23,12 @@
 /// }
 /// let message = try Message(snapshot: snapshot)
 /// ```
-public protocol LiveModelProtocol {
+///
+/// ## Isolation
+/// Models need not be `Sendable`, but their conformance may not be isolated
+/// to an actor (the protocol refines `SendableMetatype`): a large load makes
+/// models from snapshots on a background executor.
+public protocol LiveModelProtocol: SendableMetatype {
     /// The key of the child this model stands for. It never changes.
     var identifier: Key { get }
 

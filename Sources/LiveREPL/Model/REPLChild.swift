@@ -38,7 +38,8 @@ public struct REPLChild: LiveModelProtocol, Sendable {
     }
 }
 
-/// Makes a ``REPLChild`` from each snapshot, keeping its sort value.
+/// Makes a ``REPLChild`` from each snapshot, keeping its sort value, on
+/// the main actor or, for a first load, away from it.
 @MainActor
 final class REPLDataSource: ModelDataSource {
     func prepareNow(_ snapshot: Snapshot, current: REPLChild?) throws -> Preparation<REPLChild>? {
@@ -47,5 +48,10 @@ final class REPLDataSource: ModelDataSource {
 
     func prepare(_ snapshot: Snapshot, current: REPLChild?) async throws -> Preparation<REPLChild> {
         .model(try REPLChild(snapshot: snapshot))
+    }
+
+    /// Needs nothing but the snapshot: a first load prepares off the main actor.
+    var detachedPreparation: (@Sendable (Snapshot) throws -> Preparation<REPLChild>)? {
+        { .model(try REPLChild(snapshot: $0)) }
     }
 }

@@ -1,0 +1,92 @@
+// PreparedFill.swift — the models of a first load, made and ordered away
+// from the main actor, for a sorted collection to take in one step.
+import LiveModel
+
+/// The content of an empty ``SortedCollection`` in Firebase order, prepared
+/// on any executor: each child's model made by a detached preparation (see
+/// ``ModelDataSource/detachedPreparation``) and ordered in the C index. The
+/// collection takes it whole with ``SortedCollection/fill(_:)``, so a large
+/// load costs the main actor one exchange and its observers' work instead of
+/// the decoding and the ordering.
+///
+/// Not thread-safe and not `Sendable`: made in one task and handed, whole,
+/// to the collection (a `sending` value), which then owns it.
+public final class PreparedFill<Model: LiveModelProtocol> {
+    /// The order the models are in.
+    public let order: QueryOrder
+    let backend: CoreBackend<Model>
+    /// The models in order.
+    let inOrder: [Model]
+    /// Keys whose (last) child's preparation failed, in the order of the children.
+    let failures: [(key: Key, error: any Error)]
+
+    /// Prepares the models of `children` under `order`.
+    ///
+    /// A child without a key, or one the preparation skips, is left out; a
+    /// preparation that throws, or makes a model whose identifier is not the
+    /// child's key, is left out and reported to the collection's observers
+    /// (`didFailToPrepare`) when it takes the fill. Children sharing a key:
+    /// the last one holds, and only its failure is reported.
+    /// - Parameter prepare: Makes a child's model; runs on the caller's
+    ///   executor, once per child, in order.
+    /// - Complexity: O(n log n) for n children, plus the preparations.
+    public init(_ children: [Snapshot], order: QueryOrder, prepare: (Snapshot) throws -> Preparation<Model>) {
+        self.order = order
+        let backend = CoreBackend<Model>(order: order)
+        // The failure of each key whose last child failed, with its place.
+        var failed: [Key: (place: Int, error: any Error)] = [:]
+        for (place, child) in children.enumerated() {
+            guard let key = child.key else { continue }
+            do {
+                if case .model(let model) = try prepare(child) {
+                    guard model.identifier == key else {
+                        throw FeedError.identifierMismatch(expected: key, got: model.identifier)
+                    }
+                    _ = backend.upsert(key, model: model, sortKey: child.sortValue)
+                    if !failed.isEmpty { failed[key] = nil }
+                    continue
+                }
+                if !failed.isEmpty { failed[key] = nil }
+            } catch {
+                failed[key] = (place, error)
+            }
+            // Skipped or failed: an earlier child of the same key goes too.
+            var gone: Model?
+            _ = backend.remove(key, model: &gone)
+        }
+        var inOrder: [Model] = []
+        inOrder.reserveCapacity(backend.count)
+        backend.forEach(from: 0) { inOrder.append($0); return true }
+        self.backend = backend
+        self.inOrder = inOrder
+        self.failures = failed.sorted { $0.value.place < $1.value.place }.map { ($0.key, $0.value.error) }
+    }
+
+    /// Number of models prepared. - Complexity: O(1).
+    public var count: Int { backend.count }
+}
+
+extension SortedCollection {
+    /// Fills an empty collection with a prepared fill, as one batch: its
+    /// failures reach observers (`didFailToPrepare`), then one
+    /// ``CollectionUpdate`` inserting every model. Load events are the
+    /// caller's.
+    /// - Returns: false, changing nothing, when the collection is not empty,
+    ///   is inside ``performBatch(_:)``, or is not in the fill's order (it
+    ///   must have been made with ``init(order:)`` and the same order).
+    /// - Complexity: O(1) on the collection, plus its observers' work.
+    @discardableResult
+    public func fill(_ prepared: sending PreparedFill<Model>) -> Bool {
+        guard isEmpty, recording == nil, let core = backend as? CoreBackend<Model>,
+              core.order == prepared.order else { return false }
+        backend = prepared.backend
+        for failure in prepared.failures { notifyFailure(failure.key, failure.error) }
+        if !prepared.inOrder.isEmpty {
+            let n = prepared.inOrder.count
+            notifyGrouped(CollectionUpdate(batch: CollectionBatch(inserted: Array(0..<n), oldCount: 0, newCount: n),
+                                           insertedModels: prepared.inOrder, movedModels: [], updatedModels: []))
+        }
+        validate()
+        return true
+    }
+}

@@ -1,0 +1,57 @@
+// FirebaseCollection+Background.swift — a first load made away from the
+// main actor and taken in one step.
+import LiveCollection
+import LiveModel
+
+/// What a first load makes away from the main actor: the view of the whole
+/// value, the child events it raises, and the collection's models in order.
+/// Made in one task and handed whole to the collection, which owns it then.
+final class BackgroundLoad<Model: LiveModelProtocol> {
+    let view: QueryView
+    let events: [ChildEvent]
+    let fill: PreparedFill<Model>
+
+    init(view: QueryView, events: [ChildEvent], fill: PreparedFill<Model>) {
+        self.view = view
+        self.events = events
+        self.fill = fill
+    }
+}
+
+extension FirebaseCollection {
+    /// Applies the first whole value of a ``LoadMode/all`` or
+    /// ``LoadMode/paged(size:)`` collection with its indexing and its models'
+    /// preparation on a background executor, and takes the result on the
+    /// main actor in one step.
+    ///
+    /// Only when nothing is held yet (the view and the collection are empty,
+    /// no preparation is pending) and the data source has a
+    /// ``ModelDataSource/detachedPreparation``. The main actor runs other
+    /// work meanwhile: if the view or the collection changed by then, the
+    /// result is dropped.
+    /// - Returns: The child events, or nil when the value was not applied
+    ///   (the caller applies it on the main actor).
+    func applyInBackground(_ payload: StreamPayload, filtered: Bool?) async -> [ChildEvent]? {
+        guard view.isEmpty, collection.isEmpty, feed.pendingCount == 0,
+              let prepare = feed.dataSource.detachedPreparation else { return nil }
+        let before = view
+        let load = await Self.prepare(payload, query: view.query, filtered: filtered, prepare: prepare)
+        guard view === before, view.isEmpty else { return nil }
+        let (next, events) = (load.view, load.events)
+        guard feed.load(load.fill) else { return nil }
+        view = next
+        return events
+    }
+
+    /// The view of `payload` in a new view of `query`, and its models.
+    /// - Complexity: O(n log n) for n children, plus their preparations.
+    @concurrent
+    nonisolated static func prepare(_ payload: StreamPayload, query: DatabaseQuery, filtered: Bool?,
+                                    prepare: @escaping @Sendable (Snapshot) throws -> Preparation<Model>)
+        async -> sending BackgroundLoad<Model> {
+        let view = QueryView(query: query)
+        let events = view.apply(payload, filtered: filtered)
+        let fill = PreparedFill(view.visible, order: query.order, prepare: prepare)
+        return BackgroundLoad(view: view, events: events, fill: fill)
+    }
+}

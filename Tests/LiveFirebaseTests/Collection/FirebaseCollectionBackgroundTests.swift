@@ -1,0 +1,137 @@
+// FirebaseCollectionBackgroundTests.swift — a first load is indexed and
+// decoded away from the main actor, and taken in one step.
+
+import Foundation
+@testable import LiveFirebase
+import LiveCollection
+import LiveModel
+import Testing
+
+/// The keys of the detached preparations, in the order they ran.
+final class PreparationLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var keys: [String] = []
+
+    func record(_ key: String) { lock.withLock { keys.append(key) } }
+
+    var entries: [String] { lock.withLock { keys } }
+}
+
+/// Holds a detached preparation until the test lets it go.
+final class PreparationGate: @unchecked Sendable {
+    private let lock = NSLock()
+    private let release = DispatchSemaphore(value: 0)
+    private var hasArrived = false
+
+    private var timedOut = false
+
+    /// Called by the preparation: notes its arrival and waits to be let go.
+    /// (The bound only keeps a broken build from hanging: a preparation on
+    /// the main actor would wait for the main actor.)
+    func arriveAndWait() {
+        lock.withLock { hasArrived = true }
+        if release.wait(timeout: .now() + .seconds(300)) == .timedOut { lock.withLock { timedOut = true } }
+    }
+
+    var arrived: Bool { lock.withLock { hasArrived } }
+    var waitTimedOut: Bool { lock.withLock { timedOut } }
+
+    func open() { release.signal() }
+}
+
+/// Decodes like ``DecodingDataSource``, logging each detached preparation; with a gate, the preparation of the child `gate` waits
+/// at it.
+@MainActor
+final class LoggingSource: ModelDataSource {
+    typealias Model = RawChild
+    let log = PreparationLog()
+    let gate: PreparationGate?
+    init(gate: PreparationGate? = nil) { self.gate = gate }
+
+    func prepareNow(_ snapshot: Snapshot, current: RawChild?) throws -> Preparation<RawChild>? {
+        .model(try RawChild(snapshot: snapshot))
+    }
+
+    func prepare(_ snapshot: Snapshot, current: RawChild?) async throws -> Preparation<RawChild> {
+        .model(try RawChild(snapshot: snapshot))
+    }
+
+    var detachedPreparation: (@Sendable (Snapshot) throws -> Preparation<RawChild>)? {
+        let log = self.log, gate = self.gate
+        return { snapshot in
+            log.record(snapshot.key?.string ?? "")
+            if snapshot.key == "gate" { gate?.arriveAndWait() }
+            return .model(try RawChild(snapshot: snapshot))
+        }
+    }
+}
+
+@MainActor
+@Suite("FirebaseCollection's first load away from the main actor")
+struct FirebaseCollectionBackgroundTests {
+    func make(_ mode: LoadMode, _ source: LoggingSource) throws -> FirebaseCollection<LoggingSource> {
+        let reference = try DatabaseReference(url: "http://127.0.0.1:9", path: "/items")
+        return try FirebaseCollection(reference: reference, query: DatabaseQuery(order: .child("s")), mode: mode,
+                                      dataSource: source, opener: .offline)
+    }
+
+    @Test("modes all and paged: the first value is prepared by the detached preparation and arrives as one batch",
+          arguments: [LoadMode.all, .paged(size: 2)])
+    func preparedAway(mode: LoadMode) async throws {
+        let source = LoggingSource()
+        let c = try make(mode, source)
+        let recorder = CollectionRecorder()
+        let token = c.collection.addObserver(recorder)
+        defer { token.cancel() }
+        var events: [String] = []
+        let observation = c.observeChildEvents { events.append("\($0.kind.rawValue) \($0.key)") }
+        defer { observation.cancel() }
+        try await c.receive(.put, at: .root, json: #"{"a": {"s": 3}, "b": {"s": 1}, "c": {"s": 2}}"#)
+        let shown = mode == .all ? ["b", "c", "a"] : ["b", "c"]
+        #expect(source.log.entries == shown)
+        #expect(c.collection.models.map(\.identifier.string) == shown)
+        #expect(recorder.log.first == "start" && recorder.log.last == "end" && recorder.batches.count == 1)
+        #expect(recorder.batches.first?.inserted == Array(shown.indices))
+        #expect(events == shown.map { "child_added \($0)" })
+        #expect(c.status == .live && c.firstLoad?.children == shown.count)
+    }
+
+    @Test("a value applied while the first one is prepared wins: the prepared one is dropped and applied after it")
+    func changedMeanwhile() async throws {
+        let gate = PreparationGate()
+        let c = try make(.all, LoggingSource(gate: gate))
+        let recorder = CollectionRecorder()
+        let token = c.collection.addObserver(recorder)
+        defer { token.cancel() }
+        var putDone = false
+        let put = Task { @MainActor in
+            try await c.receive(.put, at: .root, json: #"{"a": {"s": 3}, "gate": {"s": 1}}"#)
+            putDone = true
+        }
+        // The main actor is free while the put is prepared (its preparation
+        // held at the gate): a patch applies meanwhile.
+        while !gate.arrived && !putDone { await Task.yield() }
+        try #require(gate.arrived, "the put was applied without its detached preparation")
+        try await c.receive(.patch, at: .root, json: #"{"x": {"s": 0}}"#)
+        #expect(c.collection.models.map(\.identifier.string) == ["x"])
+        gate.open()
+        try await put.value
+        #expect(!gate.waitTimedOut)
+        // The whole value came last: it replaced what the patch added.
+        #expect(c.collection.models.map(\.identifier.string) == ["gate", "a"])
+        #expect(recorder.log.first == "insert x@0" && recorder.log.last == "end", "\(recorder.log)")
+        #expect(c.status == .live)
+    }
+
+    @Test("mode live keeps its first value child by child on the main actor")
+    func liveStaysSequential() async throws {
+        let source = LoggingSource()
+        let c = try make(.live, source)
+        let recorder = CollectionRecorder()
+        let token = c.collection.addObserver(recorder)
+        defer { token.cancel() }
+        try await c.receive(.put, at: .root, json: #"{"a": {"s": 3}, "b": {"s": 1}}"#)
+        #expect(source.log.entries.isEmpty)
+        #expect(recorder.log == ["start", "insert b@0", "insert a@1", "end"], "\(recorder.log)")
+    }
+}
