@@ -31,6 +31,8 @@ enum FirebaseBenchmark {
         /// The longest main-actor stall (StallProbe) during the initial
         /// load, the pipelined writes and the pipelined patches, in seconds.
         var loadStall: Double
+        /// The same load into a collection carrying 100 sections.
+        var sectionedLoadStall: Double
         var eventsStall: Double
         var patchStall: Double
     }
@@ -73,6 +75,7 @@ enum FirebaseBenchmark {
         guard collection.collection.count == children else {
             throw BenchError("loaded \(collection.collection.count) of \(children) children")
         }
+        let sectionedLoadStall = try await sectionedLoad(reference, children: children, probe: probe)
 
         // Every observed update: its count, and the latency its value carries.
         let observed = UpdateCounter()
@@ -129,7 +132,28 @@ enum FirebaseBenchmark {
         collection.stop()
         return Figures(loadSeconds: loadSeconds, fetchSeconds: fetchSeconds, eventsPerSecond: eventsPerSecond,
                        medianLatency: quantile(0.5), p99Latency: quantile(0.99), changesPerSecond: changesPerSecond,
-                       loadStall: loadStall, eventsStall: eventsStall, patchStall: patchStall)
+                       loadStall: loadStall, sectionedLoadStall: sectionedLoadStall, eventsStall: eventsStall, patchStall: patchStall)
+    }
+
+    /// The longest main-actor stall while the location loads into a
+    /// collection that carries 100 sections.
+    private static func sectionedLoad(_ reference: DatabaseReference, children: Int, probe: StallProbe) async throws
+        -> Double {
+        let collection = try FirebaseCollection(reference: reference, query: DatabaseQuery(order: .child("s")),
+                                                mode: .all, dataSource: DecodingDataSource<BenchChild>())
+        let sections = SectionedCollection(collection.collection) { (child: BenchChild) in
+            child.identifier.string.utf8.reduce(0) { $0 &+ Int($1) } % 100
+        }
+        let staged = sections.observeStages { _ in }
+        defer { staged.cancel() }
+        probe.start()
+        try await collection.start()
+        let stall = probe.stop()
+        collection.stop()
+        guard sections.counts.reduce(0, +) == children else {
+            throw BenchError("\(sections.counts.reduce(0, +)) of \(children) children in the sections")
+        }
+        return stall
     }
 
     /// Child changes per second when the server receives multi-path patches
