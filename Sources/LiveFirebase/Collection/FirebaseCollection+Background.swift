@@ -18,6 +18,18 @@ final class BackgroundLoad<Model: LiveModelProtocol> {
     }
 }
 
+/// What became of a value given to ``FirebaseCollection/applyInBackground(_:filtered:)``.
+enum BackgroundOutcome {
+    /// Applied, with these child events.
+    case applied([ChildEvent])
+    /// Not applied: the caller applies it on the main actor.
+    case declined
+    /// Dropped: the collection stopped or opened another stream while the
+    /// value was prepared (a stopped collection takes no more data; a new
+    /// stream brings the value again).
+    case dropped
+}
+
 extension FirebaseCollection {
     /// Applies the first whole value of a ``LoadMode/all`` or
     /// ``LoadMode/paged(size:)`` collection with its indexing and its models'
@@ -26,21 +38,21 @@ extension FirebaseCollection {
     ///
     /// Only when nothing is held yet (the view and the collection are empty,
     /// no preparation is pending) and the data source has a
-    /// ``ModelDataSource/detachedPreparation``. The main actor runs other
-    /// work meanwhile: if the view or the collection changed by then, the
-    /// result is dropped.
-    /// - Returns: The child events, or nil when the value was not applied
-    ///   (the caller applies it on the main actor).
-    func applyInBackground(_ payload: StreamPayload, filtered: Bool?) async -> [ChildEvent]? {
+    /// ``ModelDataSource/detachedPreparation``; otherwise ``BackgroundOutcome/declined``.
+    /// The main actor runs other work meanwhile: if the view or the
+    /// collection changed by then, the result is declined too; if the
+    /// collection stopped or reopened, it is dropped.
+    func applyInBackground(_ payload: StreamPayload, filtered: Bool?) async -> BackgroundOutcome {
         guard view.isEmpty, collection.isEmpty, feed.pendingCount == 0,
-              let prepare = feed.dataSource.detachedPreparation else { return nil }
-        let before = view
+              let prepare = feed.dataSource.detachedPreparation else { return .declined }
+        let before = view, listening = generation
         let load = await Self.prepare(payload, query: view.query, filtered: filtered, prepare: prepare)
-        guard view === before, view.isEmpty else { return nil }
+        guard generation == listening else { return .dropped }
+        guard view === before, view.isEmpty else { return .declined }
         let (next, events) = (load.view, load.events)
-        guard feed.load(load.fill) else { return nil }
+        guard feed.load(load.fill) else { return .declined }
         view = next
-        return events
+        return .applied(events)
     }
 
     /// The view of `payload` in a new view of `query`, and its models.

@@ -68,9 +68,12 @@ extension FirebaseCollection {
         let isWhole = payload.kind == .put && payload.path.isRoot
         let firstLoad = isWhole && !hasLoaded
         let started = ContinuousClock.now
-        if firstLoad, mode != .live, let events = await applyInBackground(payload, filtered: filtered) {
-            finish(events, isWhole: true, firstLoadStarted: started)
-            return
+        if firstLoad, mode != .live {
+            switch await applyInBackground(payload, filtered: filtered) {
+            case .applied(let events): return finish(events, isWhole: true, firstLoadStarted: started)
+            case .dropped: return
+            case .declined: break
+            }
         }
         let events = view.apply(payload, filtered: filtered)
         if firstLoad, mode != .live {

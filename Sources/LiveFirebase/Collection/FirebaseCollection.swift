@@ -56,7 +56,8 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     let opener: StreamOpener
     var stream: OpenedStream?
     var consumer: Task<Void, Never>?
-    /// Number of the current stream: messages of an older one are ignored.
+    /// Number of the current stream, moved on by every open and stop:
+    /// messages of an older one are ignored.
     var generation = 0
     /// Whether the first load has been applied (later loads are resyncs).
     var hasLoaded = false
@@ -129,6 +130,7 @@ public final class FirebaseCollection<Source: ModelDataSource> {
         guard let stream else { return }
         stream.stop()
         self.stream = nil
+        generation += 1
         consumer = nil
         status = .stopped
         failWaiters(.stopped)

@@ -66,8 +66,10 @@ final class LoggingSource: ModelDataSource {
     }
 }
 
+// Serialized: a test holding a preparation at its gate blocks one of the
+// cooperative pool's threads, and there may be no more than two.
 @MainActor
-@Suite("FirebaseCollection's first load away from the main actor")
+@Suite("FirebaseCollection's first load away from the main actor", .serialized)
 struct FirebaseCollectionBackgroundTests {
     func make(_ mode: LoadMode, _ source: LoggingSource) throws -> FirebaseCollection<LoggingSource> {
         let reference = try DatabaseReference(url: "http://127.0.0.1:9", path: "/items")
@@ -121,6 +123,27 @@ struct FirebaseCollectionBackgroundTests {
         #expect(c.collection.models.map(\.identifier.string) == ["gate", "a"])
         #expect(recorder.log.first == "insert x@0" && recorder.log.last == "end", "\(recorder.log)")
         #expect(c.status == .live)
+    }
+
+    @Test("stopped while the first value is prepared: the value is dropped and the collection stays stopped")
+    func stoppedMeanwhile() async throws {
+        let gate = PreparationGate()
+        let c = try make(.all, LoggingSource(gate: gate))
+        let starting = Task { @MainActor in try await c.start() }
+        while c.status != .connecting { await Task.yield() }
+        var putDone = false
+        let put = Task { @MainActor in
+            try await c.receive(.put, at: .root, json: #"{"a": {"s": 3}, "gate": {"s": 1}}"#)
+            putDone = true
+        }
+        while !gate.arrived && !putDone { await Task.yield() }
+        try #require(gate.arrived, "the put was applied without its detached preparation")
+        c.stop()
+        gate.open()
+        try await put.value
+        #expect(!gate.waitTimedOut)
+        #expect(c.collection.isEmpty && c.status == .stopped && c.firstLoad == nil)
+        await #expect(throws: DatabaseError.stopped) { try await starting.value }
     }
 
     @Test("mode live keeps its first value child by child on the main actor")
