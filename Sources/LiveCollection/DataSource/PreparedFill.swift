@@ -33,6 +33,7 @@ public final class PreparedFill<Model: LiveModelProtocol> {
     public init(_ children: [Snapshot], order: QueryOrder, prepare: (Snapshot) throws -> Preparation<Model>) {
         self.order = order
         let backend = CoreBackend<Model>(order: order)
+        backend.reserveCapacity(children.count)
         // The failure of each key whose last child failed, with its place.
         var failed: [Key: (place: Int, error: any Error)] = [:]
         for (place, child) in children.enumerated() {

@@ -55,8 +55,20 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
         index.forEachID(from: position) { body(models[Int($0)]!) }
     }
 
+    /// Makes room for `count` models in all.
+    func reserveCapacity(_ count: Int) {
+        models.reserveCapacity(count)
+        keys.reserveCapacity(count)
+    }
+
     private func store(_ model: Model, key: Key, id: Int) {
-        if id >= models.count {
+        if id == models.count {
+            // The usual case: the C index hands out ids in sequence.
+            models.append(model)
+            keys.append(key)
+            return
+        }
+        if id > models.count {
             let grow = id + 1 - models.count
             models.append(contentsOf: repeatElement(nil, count: grow))
             keys.append(contentsOf: repeatElement(nil, count: grow))
