@@ -6,30 +6,69 @@ import LiveModel
 
 /// One child of the listened location: its key, its value, and the value
 /// the query sorts it by (shown by `show`).
+///
+/// A child made from a snapshot keeps the snapshot, not a parsed value: its
+/// value is read from the received JSON text when asked for (``dictionary``,
+/// ``value(at:)``, ``digest``), so a large load costs one small record per
+/// child rather than a tree of values.
 public struct REPLChild: LiveModelProtocol, Sendable {
+    /// Where the value comes from.
+    private enum Content: Sendable {
+        /// The received child, read when asked.
+        case snapshot(Snapshot)
+        /// A value given whole.
+        case value(JSONValue)
+    }
+
     public let identifier: Key
-    public private(set) var dictionary: JSONValue
+    private var content: Content
     /// The value the query orders by (the priority, the value, or a child's value).
     public private(set) var sortValue: SortValue
 
     public init(identifier: Key, dictionary: JSONValue) {
         self.identifier = identifier
-        self.dictionary = dictionary
+        self.content = .value(dictionary)
         self.sortValue = .null
     }
 
     init(snapshot: Snapshot) throws {
         guard let key = snapshot.key else { throw REPLError.internalState("a child without a key") }
         identifier = key
-        dictionary = snapshot.value
+        content = .snapshot(snapshot)
         sortValue = snapshot.sortValue
     }
 
-    public mutating func update(with dictionary: JSONValue) { self.dictionary = dictionary }
+    /// The child's value.
+    /// - Complexity: O(size of the value): read from the JSON text each time.
+    public var dictionary: JSONValue {
+        switch content {
+        case .snapshot(let snapshot): return snapshot.value
+        case .value(let value): return value
+        }
+    }
+
+    public mutating func update(with dictionary: JSONValue) { content = .value(dictionary) }
+
+    /// The digest of the value (priorities left out, as in ``dictionary``):
+    /// equal exactly when the values are.
+    /// - Complexity: O(size of the value's JSON text), without building it.
+    var digest: ValueDigest {
+        switch content {
+        case .snapshot(let snapshot): return snapshot.digest(priorities: false)
+        case .value(let value): return Snapshot(key: identifier, value: value).digest(priorities: false)
+        }
+    }
 
     /// The value at `path` inside the child (null when missing or when the
     /// path passes through a primitive), as `orderByChild` reads it.
-    func value(at path: Path) -> JSONValue { dictionary[path: path] ?? .null }
+    /// - Complexity: O(size of the child) for a received child: only the
+    ///   value at `path` is built.
+    func value(at path: Path) -> JSONValue {
+        switch content {
+        case .snapshot(let snapshot): return snapshot.child(at: path).value
+        case .value(let value): return value[path: path] ?? .null
+        }
+    }
 
     /// The child's value in one line of at most `limit` characters.
     func summary(limit: Int = 60) -> String {

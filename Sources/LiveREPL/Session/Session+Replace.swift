@@ -37,8 +37,8 @@ extension Session {
     /// the old one stays, listening as before.
     func replace(options newOptions: QueryOptions, mode newMode: LoadMode) async throws(REPLError) {
         let before = view.snapshot()
-        var oldValues: [Key: JSONValue] = [:]
-        for model in firebase.collection.models { oldValues[model.identifier] = model.dictionary }
+        var oldDigests: [Key: ValueDigest] = [:]
+        for model in firebase.collection.models { oldDigests[model.identifier] = model.digest }
 
         let next = try Self.collection(reference, newOptions, newMode, opener: opener)
         let nextView = SessionView(next.collection, sectionBy: try newOptions.sectionPath())
@@ -59,7 +59,7 @@ extension Session {
         mode = newMode
         let after = view.snapshot()
         let stages = try SnapshotStages.stages(from: before, to: after) { key in
-            oldValues[key] != next.collection.model(for: key)?.dictionary
+            oldDigests[key] != next.collection.model(for: key)?.digest
         }
         recorder.set(ChangeReport(stages: stages, events: events))
     }
