@@ -7,11 +7,12 @@ extern const lc_test_case key_tests[];
 extern const lc_test_case value_tests[];
 extern const lc_test_case index_tests[];
 extern const lc_test_case index_apply_tests[];
+extern const lc_test_case index_load_tests[];
 extern const lc_test_case doc_tests[];
 extern const lc_test_case digest_tests[];
 
-static const lc_test_case *const tables[] = {key_tests, value_tests, index_tests, index_apply_tests, doc_tests,
-                                             digest_tests};
+static const lc_test_case *const tables[] = {key_tests,          value_tests, index_tests, index_apply_tests,
+                                             index_load_tests,   doc_tests,   digest_tests};
 
 uint64_t lc_test_seed(void) {
     const char *s = getenv("LC_TEST_SEED");

@@ -149,7 +149,8 @@ size_t lc_index_upper_bound(const lc_index *index, const lc_value *v,
 
 /**
  * Replaces the whole content by the children of doc (under the doc's order),
- * sorting them in bulk. On error the index is unchanged.
+ * sorting them in bulk: child i of doc gets entry id i. On error the index is
+ * unchanged. The index does not keep doc (keys and values are copied).
  * - Complexity: O(n log n) comparisons, no per-entry allocation.
  */
 lc_status lc_index_build_from_doc(lc_index *index, const lc_doc *doc);

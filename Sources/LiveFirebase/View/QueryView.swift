@@ -156,6 +156,13 @@ final class QueryView {
         cacheIsFiltered = filtered
         let children = value.children
         cache.reserveCapacity(children.count)
+        if range.isUnbounded, index.build(fromChildrenOf: value, order: query.order) {
+            // Every child is inside the bounds: ordered in bulk, entry id i
+            // for child i.
+            let snapshots = Array(children)
+            for child in snapshots { cache[child.key!] = child }
+            return addedEvents { snapshots[Int($0)] }
+        }
         for child in children {
             guard let key = child.key, child.exists else { continue }
             // Every child is indexed if inside the bounds; one outside is
@@ -170,12 +177,19 @@ final class QueryView {
                 if !filtered { cache[key] = child }
             }
         }
+        return addedEvents { cache[index.key(of: $0)]! }
+    }
+
+    /// A `child_added` for each indexed child, in order; `child` gives the
+    /// snapshot of an entry id.
+    private func addedEvents(_ child: (UInt32) -> Snapshot) -> [ChildEvent] {
         var events: [ChildEvent] = []
         events.reserveCapacity(index.count)
         var previous: Key?
         index.forEachID { id in
-            let key = index.key(of: id)
-            events.append(ChildEvent(kind: .added, key: key, snapshot: cache[key]!, previousKey: previous))
+            let snapshot = child(id)
+            let key = snapshot.key!
+            events.append(ChildEvent(kind: .added, key: key, snapshot: snapshot, previousKey: previous))
             previous = key
             return true
         }

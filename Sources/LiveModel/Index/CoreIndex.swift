@@ -42,6 +42,20 @@ package final class CoreIndex {
         return (old == Int(bitPattern: UInt(LC_NO_POSITION)) ? nil : old, new, id)
     }
 
+    /// Replaces the content by the children of `snapshot` in bulk, when it
+    /// is a whole parsed document (not a patch) whose sort values were
+    /// computed under `order`: child `i` of ``Snapshot/children`` gets id `i`.
+    /// - Returns: false, changing nothing, for any other snapshot.
+    /// - Complexity: O(n log n) comparisons for n children, without a
+    ///   per-child allocation.
+    package func build(fromChildrenOf snapshot: Snapshot, order: QueryOrder) -> Bool {
+        guard case .root(let document) = snapshot.location, document.order == order, !document.keysArePaths,
+              document.hasChildren else { return false }
+        let status = lc_index_build_from_doc(raw, document.pointer)
+        if status == LC_ERR_NOMEM { fatalError("LiveModel: out of memory building an index") }
+        return status == LC_OK
+    }
+
     /// Position and id of a key. - Complexity: O(log n).
     package func find(_ key: Key) -> (position: Int, id: UInt32)? {
         var position = 0, id: UInt32 = 0

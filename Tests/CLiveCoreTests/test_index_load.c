@@ -1,0 +1,77 @@
+/* test_index_load.c — building the index in bulk from a document's children. */
+#include <string.h>
+
+#include "lc_doc.h"
+#include "lc_index.h"
+#include "lc_test.h"
+
+static lc_doc *parse_by_s(const char *json) {
+    lc_parse_options o = {0};
+    o.order = (lc_order){.kind = LC_ORDER_CHILD, .child_path = "s", .child_path_len = 1};
+    lc_doc *d = NULL;
+    lc_error e;
+    return lc_doc_parse(json, strlen(json), &o, &d, &e) == LC_OK ? d : NULL;
+}
+
+/* The order, and entry ids equal to the children's indices in the document. */
+static void test_index_build_from_doc(lc_test *t) {
+    lc_doc *d = parse_by_s("{\"b\":{\"s\":2},\"10\":{\"s\":2},\"a\":{\"s\":1},\"9\":{\"s\":2},\"c\":\"x\"}");
+    REQUIRE(t, d != NULL);
+    lc_index *ix = lc_index_new();
+    REQUIRE(t, ix != NULL);
+    lc_value one = lc_value_number(1);
+    CHECK(t, lc_index_insert(ix, "old", 3, &one, NULL, NULL) == LC_OK);
+    CHECK(t, lc_index_build_from_doc(ix, d) == LC_OK);
+    const char *expected[] = {"c", "a", "9", "10", "b"};
+    const uint32_t ids[] = {4, 2, 3, 1, 0};
+    CHECK(t, lc_index_count(ix) == 5);
+    lc_index_iter it;
+    REQUIRE(t, lc_index_iter_init(ix, 0, &it) == LC_OK);
+    const char *key;
+    size_t len;
+    uint32_t id;
+    for (size_t i = 0; lc_index_iter_next(&it, &key, &len, NULL, &id); i++) {
+        REQUIRE(t, i < 5);
+        CHECK(t, len == strlen(expected[i]) && !memcmp(key, expected[i], len), "position %zu", i);
+        CHECK(t, id == ids[i], "position %zu: id %u", i, (unsigned)id);
+    }
+    size_t position;
+    CHECK(t, lc_index_find(ix, "old", 3, &position, NULL) == LC_ERR_NOT_FOUND);
+    lc_error err;
+    CHECK(t, lc_index_check(ix, &err) == LC_OK, "%s", err.text);
+    lc_index_free(ix);
+    lc_doc_free(d);
+}
+
+/* A key given twice in the document: its last occurrence, once. */
+static void test_index_build_key_twice(lc_test *t) {
+    lc_doc *d = parse_by_s("{\"a\":{\"s\":1},\"b\":{\"s\":2},\"a\":{\"s\":3}}");
+    REQUIRE(t, d != NULL);
+    lc_index *ix = lc_index_new();
+    REQUIRE(t, ix != NULL);
+    CHECK(t, lc_index_build_from_doc(ix, d) == LC_OK);
+    size_t position = 0;
+    CHECK(t, lc_index_count(ix) == 2);
+    CHECK(t, lc_index_find(ix, "a", 1, &position, NULL) == LC_OK && position == 1, "a at %zu", position);
+    lc_index_free(ix);
+    lc_doc_free(d);
+}
+
+/* Bad arguments: an error and nothing changed. */
+static void test_index_build_arguments(lc_test *t) {
+    lc_index *ix = lc_index_new();
+    REQUIRE(t, ix != NULL);
+    lc_value one = lc_value_number(1);
+    CHECK(t, lc_index_insert(ix, "old", 3, &one, NULL, NULL) == LC_OK);
+    CHECK(t, lc_index_build_from_doc(NULL, NULL) == LC_ERR_ARGUMENT);
+    CHECK(t, lc_index_build_from_doc(ix, NULL) == LC_ERR_ARGUMENT);
+    CHECK(t, lc_index_count(ix) == 1 && lc_index_find(ix, "old", 3, NULL, NULL) == LC_OK);
+    lc_index_free(ix);
+}
+
+LC_TEST_TABLE(index_load_tests) = {
+    {"index_build_from_doc", test_index_build_from_doc},
+    {"index_build_key_twice", test_index_build_key_twice},
+    {"index_build_arguments", test_index_build_arguments},
+    LC_TEST_END,
+};
