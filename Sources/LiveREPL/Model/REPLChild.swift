@@ -24,6 +24,10 @@ public struct REPLChild: LiveModelProtocol, Sendable {
     private var content: Content
     /// The value the query orders by (the priority, the value, or a child's value).
     public private(set) var sortValue: SortValue
+    /// The section value (see ``sectionValue(of:at:)``) at a path, read when
+    /// the child was prepared, which for a first load is away from the main
+    /// actor.
+    private(set) var section: (path: Path, value: JSONValue)?
 
     public init(identifier: Key, dictionary: JSONValue) {
         self.identifier = identifier
@@ -31,11 +35,13 @@ public struct REPLChild: LiveModelProtocol, Sendable {
         self.sortValue = .null
     }
 
-    init(snapshot: Snapshot) throws {
+    /// The child of `snapshot`, with its section value under `--section-by sectionPath`.
+    init(snapshot: Snapshot, sectionPath: Path? = nil) throws {
         guard let key = snapshot.key else { throw REPLError.internalState("a child without a key") }
         identifier = key
         content = .snapshot(snapshot)
         sortValue = snapshot.sortValue
+        if let sectionPath { section = (sectionPath, LiveREPL.sectionValue(of: self, at: sectionPath)) }
     }
 
     /// The child's value.
@@ -47,7 +53,10 @@ public struct REPLChild: LiveModelProtocol, Sendable {
         }
     }
 
-    public mutating func update(with dictionary: JSONValue) { content = .value(dictionary) }
+    public mutating func update(with dictionary: JSONValue) {
+        content = .value(dictionary)
+        section = nil
+    }
 
     /// The digest of the value (priorities left out, as in ``dictionary``):
     /// equal exactly when the values are.
@@ -77,20 +86,26 @@ public struct REPLChild: LiveModelProtocol, Sendable {
     }
 }
 
-/// Makes a ``REPLChild`` from each snapshot, keeping its sort value, on
-/// the main actor or, for a first load, away from it.
+/// Makes a ``REPLChild`` from each snapshot, keeping its sort value and its
+/// section value, on the main actor or, for a first load, away from it.
 @MainActor
 final class REPLDataSource: ModelDataSource {
+    /// The `--section-by` path, if any.
+    let sectionPath: Path?
+
+    init(sectionBy sectionPath: Path? = nil) { self.sectionPath = sectionPath }
+
     func prepareNow(_ snapshot: Snapshot, current: REPLChild?) throws -> Preparation<REPLChild>? {
-        .model(try REPLChild(snapshot: snapshot))
+        .model(try REPLChild(snapshot: snapshot, sectionPath: sectionPath))
     }
 
     func prepare(_ snapshot: Snapshot, current: REPLChild?) async throws -> Preparation<REPLChild> {
-        .model(try REPLChild(snapshot: snapshot))
+        .model(try REPLChild(snapshot: snapshot, sectionPath: sectionPath))
     }
 
     /// Needs nothing but the snapshot: a first load prepares off the main actor.
     var detachedPreparation: (@Sendable (Snapshot) throws -> Preparation<REPLChild>)? {
-        { .model(try REPLChild(snapshot: $0)) }
+        let path = sectionPath
+        return { .model(try REPLChild(snapshot: $0, sectionPath: path)) }
     }
 }

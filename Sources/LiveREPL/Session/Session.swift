@@ -106,7 +106,8 @@ public final class Session {
                            opener: StreamOpener) throws(REPLError) -> FirebaseCollection<REPLDataSource> {
         do {
             return try FirebaseCollection(reference: reference, query: try options.query(), mode: mode,
-                                          dataSource: REPLDataSource(), opener: opener)
+                                          dataSource: REPLDataSource(sectionBy: try options.sectionPath()),
+                                          opener: opener)
         } catch let error as REPLError {
             throw error
         } catch let error as DatabaseError {

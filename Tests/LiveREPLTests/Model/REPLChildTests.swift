@@ -60,6 +60,10 @@ struct REPLChildTests {
             for _ in 0..<4 {
                 let path = try Self.randomPath(&rng)
                 #expect(lazy.value(at: path) == parsed.value(at: path), "\(seed): \(text) at \(path)")
+                let sectioned = try REPLChild(snapshot: snapshot, sectionPath: path)
+                #expect(sectioned.section?.path == path)
+                #expect(sectionValue(of: sectioned, at: path) == sectionValue(of: parsed, at: path),
+                        "\(seed): \(text) sectioned by \(path)")
             }
             children.append((text, lazy, parsed))
         }
@@ -90,5 +94,15 @@ struct REPLChildTests {
         #expect(child.digest != before)
         child.update(with: .object(["a": .number(1.0)]))
         #expect(child.digest == before)
+    }
+
+    @Test("a section value read at preparation is used for its path only, and an update drops it")
+    func preparedSection() throws {
+        let snapshot = try #require(try Self.child(#"{"g": "x", "h": 2}"#))
+        var child = try REPLChild(snapshot: snapshot, sectionPath: "g")
+        #expect(sectionValue(of: child, at: "g") == .string("x"))
+        #expect(sectionValue(of: child, at: "h") == .number(2))
+        child.update(with: .object(["g": .string("y")]))
+        #expect(child.section == nil && sectionValue(of: child, at: "g") == .string("y"))
     }
 }
