@@ -33,7 +33,8 @@ extension JSONValue {
         return out
     }
 
-    func write(to out: inout [UInt8], sortedKeys: Bool) {
+    /// Appends the value's JSON text to `out`; see ``jsonText(sortedKeys:)``.
+    package func write(to out: inout [UInt8], sortedKeys: Bool) {
         switch self {
         case .null:
             out.append(contentsOf: "null".utf8)
@@ -94,8 +95,22 @@ extension JSONValue {
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
-    static func writeString(_ s: String, to out: inout [UInt8]) {
+    /// Appends `s` as a JSON string literal.
+    /// - Complexity: O(length of `s`); a string with nothing to escape is
+    ///   copied in one piece.
+    package static func writeString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        let plain = s.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+                return false
+            }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if plain == true {
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in s.utf8 {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])

@@ -34,8 +34,12 @@ struct RESTResponse: Sendable {
 
     /// `value` as JSON.
     static func json(_ value: JSONValue, status: HTTPResponseStatus = .ok) -> RESTResponse {
-        RESTResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8")],
-                     body: value.jsonBytes())
+        json(bytes: value.jsonBytes(), status: status)
+    }
+
+    /// JSON text already written.
+    static func json(bytes: [UInt8], status: HTTPResponseStatus = .ok) -> RESTResponse {
+        RESTResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8")], body: bytes)
     }
 
     /// `{"error": message}` with the error's status.

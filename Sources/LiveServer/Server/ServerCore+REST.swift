@@ -71,15 +71,16 @@ extension ServerCore {
         if let wanted, wanted == etag {
             return RESTResponse(status: .notModified, headers: [("ETag", etag)])
         }
-        let value: JSONValue
-        if options.shallow {
-            value = node.shallowJSON()
+        var response: RESTResponse
+        if options.silent {
+            response = RESTResponse(status: .noContent)
+        } else if options.shallow {
+            response = .json(node.shallowJSON())
         } else if let query {
-            value = query.json(of: node, export: options.export)
+            response = .json(bytes: query.jsonBytes(of: node, export: options.export))
         } else {
-            value = node.json(export: options.export)
+            response = .json(bytes: node.jsonBytes(export: options.export))
         }
-        var response = options.silent ? RESTResponse(status: .noContent) : .json(value)
         if wantsTag { response.headers.append(("ETag", etag)) }
         return response
     }

@@ -43,6 +43,66 @@ extension DataNode {
         return .object(members)
     }
 
+    /// The JSON text of ``json(export:)``, written straight from the node
+    /// without building the value (members in the children's order).
+    /// - Complexity: O(size of the node).
+    public func jsonBytes(export: Bool = false) -> [UInt8] {
+        var out: [UInt8] = []
+        write(to: &out, export: export)
+        return out
+    }
+
+    /// Appends the JSON text of ``json(export:)`` to `out`.
+    func write(to out: inout [UInt8], export: Bool) {
+        if let leaf {
+            guard export, let priority else { return leaf.write(to: &out, sortedKeys: false) }
+            out.append(contentsOf: #"{".value":"#.utf8)
+            leaf.write(to: &out, sortedKeys: false)
+            out.append(contentsOf: #",".priority":"#.utf8)
+            priority.jsonValue.write(to: &out, sortedKeys: false)
+            out.append(UInt8(ascii: "}"))
+            return
+        }
+        if children.isEmpty { return out.append(contentsOf: "null".utf8) }
+        if !export, let length = arrayLength {
+            var elements = [DataNode?](repeating: nil, count: length)
+            for (key, child) in children { elements[Int(key.integerValue!)] = child }
+            out.append(UInt8(ascii: "["))
+            for (i, element) in elements.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                if let element { element.write(to: &out, export: false) } else { out.append(contentsOf: "null".utf8) }
+            }
+            out.append(UInt8(ascii: "]"))
+            return
+        }
+        DataNode.writeMembers(children, to: &out, export: export, priority: export ? priority : nil)
+    }
+
+    /// Appends `{"key": child, …}` (with `".priority"` when given); `null`
+    /// when there is nothing to write.
+    static func writeMembers<Members: Sequence<(key: Key, value: DataNode)>>(
+        _ members: Members, to out: inout [UInt8], export: Bool, priority: Priority? = nil
+    ) {
+        let start = out.count
+        out.append(UInt8(ascii: "{"))
+        for (key, child) in members {
+            if out.count > start + 1 { out.append(UInt8(ascii: ",")) }
+            JSONValue.writeString(key.string, to: &out)
+            out.append(UInt8(ascii: ":"))
+            child.write(to: &out, export: export)
+        }
+        if let priority {
+            if out.count > start + 1 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: #"".priority":"#.utf8)
+            priority.jsonValue.write(to: &out, sortedKeys: false)
+        }
+        guard out.count > start + 1 else {
+            out.removeSubrange(start...)
+            return out.append(contentsOf: "null".utf8)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
     /// The node as a `shallow=true` read answers it: a leaf as itself,
     /// children as `{key: true}`, ``empty`` as `null`.
     /// - Complexity: O(number of children).

@@ -109,6 +109,20 @@ public struct Query: Sendable, Equatable {
         Self.json(of: members(of: node), export: export)
     }
 
+    /// The text of ``json(of:export:)``, written straight from the nodes.
+    /// - Complexity: as ``json(of:export:)``.
+    public func jsonBytes(of node: DataNode, export: Bool) -> [UInt8] {
+        Self.jsonBytes(of: members(of: node), export: export)
+    }
+
+    /// The text of ``json(of:export:)-(_,_)`` for a window.
+    /// - Complexity: the size of the children in it.
+    static func jsonBytes(of window: [(key: Key, node: DataNode)], export: Bool) -> [UInt8] {
+        var out: [UInt8] = []
+        DataNode.writeMembers(window.lazy.map { (key: $0.key, value: $0.node) }, to: &out, export: export)
+        return out
+    }
+
     /// The children the query selects, in query order only when a limit
     /// needs the order to cut the window (an answer without a limit is an
     /// unordered object, so it is not sorted).

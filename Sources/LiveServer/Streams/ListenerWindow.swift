@@ -41,6 +41,13 @@ final class ListenerWindow {
         return .object(object)
     }
 
+    /// The text of ``json(export:)``, written straight from the nodes.
+    func jsonBytes(export: Bool) -> [UInt8] {
+        var out: [UInt8] = []
+        DataNode.writeMembers(members, to: &out, export: export)
+        return out
+    }
+
     /// What changed for the listener, as `(key, new value)` with nil for a
     /// child that left the window.
     typealias Change = (key: Key, node: DataNode?)

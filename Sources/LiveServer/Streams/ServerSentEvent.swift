@@ -23,6 +23,11 @@ struct ServerSentEvent: Sendable, Equatable {
         ServerSentEvent(name: "put", data: payload(path, data.jsonText()))
     }
 
+    /// `put` of the JSON text `data` at `path`.
+    static func put(_ path: Path, json data: [UInt8]) -> ServerSentEvent {
+        ServerSentEvent(name: "put", data: payload(path, String(decoding: data, as: UTF8.self)))
+    }
+
     /// `patch` at `path`: each member (a relative path) replaces what is there.
     static func patch(_ path: Path, _ members: JSONObject) -> ServerSentEvent {
         ServerSentEvent(name: "patch", data: payload(path, JSONValue.object(members).jsonText()))

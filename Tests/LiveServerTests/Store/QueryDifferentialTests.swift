@@ -117,6 +117,10 @@ struct QueryDifferentialTests {
                     expected \(expected.map(\.string))
                     """)
                 let json = query.json(of: node, export: true)
+                for export in [false, true] {
+                    #expect(try JSONValue(parsingUTF8: query.jsonBytes(of: node, export: export))
+                        == query.json(of: node, export: export), "seed \(seed), round \(round): \(spec)")
+                }
                 #expect(Set(json.objectValue?.keys.map { $0 } ?? []) == Set(expected.map(\.string)),
                         "seed \(seed), round \(round): \(spec)")
                 checked += 1
