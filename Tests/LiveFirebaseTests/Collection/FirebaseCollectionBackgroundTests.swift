@@ -77,6 +77,22 @@ struct FirebaseCollectionBackgroundTests {
                                       dataSource: source, opener: .offline)
     }
 
+    /// Sends a whole value holding the child `gate` and returns once its
+    /// preparation waits at `gate`, with the put's task (it ends after the
+    /// gate opens). Fails if the value was applied without a detached
+    /// preparation.
+    func putHeld(at gate: PreparationGate, into c: FirebaseCollection<LoggingSource>) async throws
+        -> Task<Void, any Error> {
+        var putDone = false
+        let put = Task { @MainActor in
+            try await c.receive(.put, at: .root, json: #"{"a": {"s": 3}, "gate": {"s": 1}}"#)
+            putDone = true
+        }
+        while !gate.arrived && !putDone { await Task.yield() }
+        try #require(gate.arrived, "the put was applied without its detached preparation")
+        return put
+    }
+
     @Test("modes all and paged: the first value is prepared by the detached preparation and arrives as one batch",
           arguments: [LoadMode.all, .paged(size: 2)])
     func preparedAway(mode: LoadMode) async throws {
@@ -105,15 +121,9 @@ struct FirebaseCollectionBackgroundTests {
         let recorder = CollectionRecorder()
         let token = c.collection.addObserver(recorder)
         defer { token.cancel() }
-        var putDone = false
-        let put = Task { @MainActor in
-            try await c.receive(.put, at: .root, json: #"{"a": {"s": 3}, "gate": {"s": 1}}"#)
-            putDone = true
-        }
+        let put = try await putHeld(at: gate, into: c)
         // The main actor is free while the put is prepared (its preparation
         // held at the gate): a patch applies meanwhile.
-        while !gate.arrived && !putDone { await Task.yield() }
-        try #require(gate.arrived, "the put was applied without its detached preparation")
         try await c.receive(.patch, at: .root, json: #"{"x": {"s": 0}}"#)
         #expect(c.collection.models.map(\.identifier.string) == ["x"])
         gate.open()
@@ -131,13 +141,7 @@ struct FirebaseCollectionBackgroundTests {
         let c = try make(.all, LoggingSource(gate: gate))
         let starting = Task { @MainActor in try await c.start() }
         while c.status != .connecting { await Task.yield() }
-        var putDone = false
-        let put = Task { @MainActor in
-            try await c.receive(.put, at: .root, json: #"{"a": {"s": 3}, "gate": {"s": 1}}"#)
-            putDone = true
-        }
-        while !gate.arrived && !putDone { await Task.yield() }
-        try #require(gate.arrived, "the put was applied without its detached preparation")
+        let put = try await putHeld(at: gate, into: c)
         c.stop()
         gate.open()
         try await put.value
