@@ -40,6 +40,19 @@ extension SortedCollection {
     /// The order post of the model `key` now, or nil. - Complexity: O(log n).
     package func orderPost(for key: Key) -> OrderPost? { post(key, in: backend) }
 
+    /// Calls `body` with each model and its order post, in order.
+    /// - Complexity: O(n) in Firebase order (no lookup by key), O(n log n) otherwise.
+    package func forEachPosted(_ body: (Model, OrderPost) -> Void) {
+        if let core = backend as? CoreBackend<Model> {
+            core.forEachEntry { model, key, value in body(model, OrderPost(value: .firebase(value), key: key)) }
+            return
+        }
+        backend.forEach(from: 0) { model in
+            body(model, orderPost(for: model.identifier)!)
+            return true
+        }
+    }
+
     private func post<B: OrderingBackend<Model>>(_ key: Key, in b: B) -> OrderPost? {
         guard let sortKey = b.sortKey(for: key) else { return nil }
         if let value = sortKey as? SortValue, b is CoreBackend<Model> { return OrderPost(value: .firebase(value), key: key) }

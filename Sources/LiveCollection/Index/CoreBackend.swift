@@ -55,6 +55,15 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
         index.forEachID(from: position) { body(models[Int($0)]!) }
     }
 
+    /// Calls `body` with each model, its key and its sort value, in order.
+    /// - Complexity: O(n), with no lookup by key.
+    func forEachEntry(_ body: (Model, Key, SortValue) -> Void) {
+        index.forEachEntry { id, value in
+            body(models[Int(id)]!, keys[Int(id)]!, value)
+            return true
+        }
+    }
+
     /// Makes room for `count` models in all.
     func reserveCapacity(_ count: Int) {
         models.reserveCapacity(count)

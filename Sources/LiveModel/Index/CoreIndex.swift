@@ -108,6 +108,19 @@ package final class CoreIndex {
         }
     }
 
+    /// Calls `body` with the id and sort value of each entry in order, from
+    /// `position`, until it returns false.
+    /// - Complexity: O(1) amortised per entry, plus a string sort value's copy.
+    package func forEachEntry(from position: Int = 0, _ body: (UInt32, SortValue) -> Bool) {
+        var it = lc_index_iter()
+        guard lc_index_iter_init(raw, position, &it) == LC_OK else { return }
+        var id: UInt32 = 0
+        var v = lc_value()
+        while lc_index_iter_next(&it, nil, nil, &v, &id) {
+            if !body(id, SortValue(coreValue: v)) { return }
+        }
+    }
+
     /// Firebase order of two posts `(value, key)`.
     package static func less(_ a: SortValue, _ ak: Key, _ b: SortValue, _ bk: Key) -> Bool {
         let c = SortValue.compare(a, b)

@@ -45,12 +45,10 @@ extension SectionedCollection {
         placed.reserveCapacity(collection.count)
         // The collection iterates in order, so each section's rows come sorted.
         var grouped: [Section: [Row]] = [:]
-        for model in collection {
-            let key = model.identifier
+        collection.forEachPosted { model, post in
             let section = sectionOf(model)
-            let post = collection.orderPost(for: key)!
             grouped[section, default: []].append(Row(post: post))
-            placed[key] = Place(section: section, post: post)
+            placed[post.key] = Place(section: section, post: post)
         }
         for (section, sorted) in grouped { rows[section] = Rows(sorted: sorted) }
         order = grouped.keys.sorted(by: sectionPrecedes)
@@ -73,17 +71,20 @@ extension SectionedCollection {
     /// - Complexity: O(log n + s).
     func place(_ model: Model) -> (path: RowPath, sectionNew: Bool) {
         let key = model.identifier
-        let place = Place(section: sectionOf(model), post: collection.orderPost(for: key)!)
-        placed[key] = place
-        if let box = rows[place.section] {
-            let row = box.tree.insert(Row(post: place.post))
-            return (RowPath(section: sectionIndex(of: place.section)!, row: row), false)
+        return place(key, in: sectionOf(model), at: collection.orderPost(for: key)!)
+    }
+
+    /// Puts `key` in `section` at `post`; returns its path and whether its
+    /// section is new. - Complexity: O(log n + s).
+    func place(_ key: Key, in section: Section, at post: OrderPost) -> (path: RowPath, sectionNew: Bool) {
+        placed[key] = Place(section: section, post: post)
+        if let box = rows[section] {
+            let row = box.tree.insert(Row(post: post))
+            return (RowPath(section: sectionIndex(of: section)!, row: row), false)
         }
-        let s = insertionIndex(of: place.section)
-        order.insert(place.section, at: s)
-        let box = Rows()
-        box.tree.insert(Row(post: place.post))
-        rows[place.section] = box
+        let s = insertionIndex(of: section)
+        order.insert(section, at: s)
+        rows[section] = Rows(sorted: [Row(post: post)])
         return (RowPath(section: s, row: 0), true)
     }
 

@@ -31,10 +31,16 @@ extension SectionedCollection {
                 stage.deletedRows = [path]
             }
         case .updated(let model, _), .moved(let model, _, _):
-            let oldSection = placed[model.identifier]?.section
-            if oldSection == sectionOf(model), let from = path(of: model.identifier) {
-                _ = unplace(model.identifier)
-                let (to, _) = place(model)
+            let key = model.identifier
+            guard let old = placed[key], let post = collection.orderPost(for: key) else { return }
+            let section = sectionOf(model)
+            if section == old.section, let s = sectionIndex(of: section), let box = rows[section] {
+                // The same section: the row leaves its place and takes its
+                // new one; the section stays, whatever its size.
+                guard let (fromRow, _) = box.tree.remove(Row(post: old.post)) else { return }
+                let toRow = box.tree.insert(Row(post: post))
+                placed[key] = Place(section: section, post: post)
+                let from = RowPath(section: s, row: fromRow), to = RowPath(section: s, row: toRow)
                 if from == to {
                     events.append(.rowUpdated(model, at: to))
                     stage.reloadedRows = [from]
@@ -50,16 +56,16 @@ extension SectionedCollection {
             // section); in the batch contract one stage: a cross-section move,
             // or a section's removal or arrival with the row's insertion or
             // deletion. A reload of the moved row follows in its own stage.
-            guard let (from, gone) = unplace(model.identifier) else { return }
-            let (to, isNew) = place(model)
+            guard let (from, gone) = unplace(key) else { return }
+            let (to, isNew) = place(key, in: section, at: post)
             if gone {
-                events.append(.sectionRemoved(oldSection!, at: from.section))
+                events.append(.sectionRemoved(old.section, at: from.section))
                 stage.deletedSections = [from.section]
             } else {
                 events.append(.rowRemoved(model, at: from))
             }
             if isNew {
-                events.append(.sectionInserted(sectionOf(model), at: to.section, models: [model]))
+                events.append(.sectionInserted(section, at: to.section, models: [model]))
                 stage.insertedSections = [to.section]
                 if !gone { stage.deletedRows = [from] }
             } else {
