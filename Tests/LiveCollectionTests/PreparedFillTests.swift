@@ -86,6 +86,65 @@ struct PreparedFillTests {
         #expect(Set(expected).isSubset(of: loadFailures.failures), "seed \(seed)")
     }
 
+    @Test("a fill ordered in bulk from a whole document is the fill of its children one by one, and takes changes after",
+          arguments: 0..<20)
+    func bulkSameAsOneByOne(round: Int) async throws {
+        let seed = testSeed(UInt64(round) &+ 1_000)
+        var r = Rng(seed)
+        let modes = ["now", "now", "now", "now", "fail-now", "skip-now", "other-id"]
+        // One document, a key given twice now and then (the last holds).
+        var members: [String] = []
+        for i in 0..<(1 + r.below(300)) {
+            let key = r.chance(10) ? "c\(r.below(i + 1))" : "c\(i)"
+            members.append(#""\#(key)": {"score": \#(r.below(40)), "mode": "\#(modes[r.below(modes.count)])"}"#)
+        }
+        let document = try Snapshot.parse(json: "{" + members.joined(separator: ",") + "}", order: .child("score"))
+        let ordered = document.orderedChildren()
+        let oneByOne = PreparedFill(ordered, order: .child("score"), prepare: scriptedPreparation)
+        let bulk = try #require(PreparedFill(everyChildOf: document, count: ordered.count, order: .child("score"),
+                                             prepare: scriptedPreparation), "seed \(seed)")
+        #expect(bulk.count == oneByOne.count, "seed \(seed)")
+
+        let a = SortedCollection<Card>(order: .child("score")), b = SortedCollection<Card>(order: .child("score"))
+        let (_, failuresA, tokensA) = observe(a), (_, failuresB, tokensB) = observe(b)
+        defer { (tokensA + tokensB).forEach { $0.cancel() } }
+        #expect(a.fill(bulk) && b.fill(oneByOne), "seed \(seed)")
+        #expect(a.models == b.models, "seed \(seed)")
+        #expect(failuresA.failures == failuresB.failures, "seed \(seed)")
+        // Later changes land alike: new keys take ids past the document's.
+        for step in 0..<200 {
+            let key = try Key("c\(r.below(400))")
+            if r.chance(33) {
+                a.remove(key)
+                b.remove(key)
+            } else {
+                let card = Card(identifier: key, score: Double(r.below(40)), info: nil)
+                try a.add(card, sortValue: .number(card.score!))
+                try b.add(card, sortValue: .number(card.score!))
+            }
+            #expect(a.models == b.models, "seed \(seed) step \(step)")
+        }
+    }
+
+    @Test("a bulk fill is refused for a patch, a child, another order, no children or a count the caller does not expect")
+    func bulkRefusals() throws {
+        let json = #"{"a": {"score": 2}, "b": {"score": 1}}"#
+        let whole = try Snapshot.parse(json: json, order: .child("score"))
+        let filled = SortedCollection<Card>(order: .child("score"))
+        #expect(filled.fill(try #require(PreparedFill(everyChildOf: whole, count: 2, order: .child("score"),
+                                                      prepare: scriptedPreparation))))
+        #expect(filled.models.map(\.identifier) == ["b", "a"])
+        #expect(PreparedFill(everyChildOf: whole, count: 1, order: .child("score"), prepare: scriptedPreparation) == nil)
+        #expect(PreparedFill(everyChildOf: whole, count: 2, order: .key, prepare: scriptedPreparation) == nil)
+        #expect(PreparedFill(everyChildOf: whole.child("a"), count: 1, order: .child("score"),
+                             prepare: scriptedPreparation) == nil)
+        let empty = try Snapshot.parse(json: "{}", order: .child("score"))
+        #expect(PreparedFill(everyChildOf: empty, count: 0, order: .child("score"), prepare: scriptedPreparation) == nil)
+        let patch = try StreamPayload.parse(json: #"{"path": "/", "data": \#(json)}"#, kind: .patch, order: .child("score"))
+        #expect(PreparedFill(everyChildOf: patch.data, count: 2, order: .child("score"),
+                             prepare: scriptedPreparation) == nil)
+    }
+
     @Test("a fill is refused, changing nothing, by a collection that holds models, is in another order or orders in Swift")
     func refusals() async throws {
         let children = try Snapshot.parse(json: #"{"a": {"score": 2}, "b": {"score": 1}}"#, order: .child("score"))

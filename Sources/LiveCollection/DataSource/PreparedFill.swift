@@ -63,6 +63,56 @@ public final class PreparedFill<Model: LiveModelProtocol> {
         self.failures = failed.sorted { $0.value.place < $1.value.place }.map { ($0.key, $0.value.error) }
     }
 
+    /// Prepares the models of every child of `value`, a whole parsed
+    /// document whose sort values were computed under `order` (a first
+    /// load's value), ordering them in bulk in the C index instead of one by
+    /// one. The outcome is that of ``init(_:order:prepare:)`` over the
+    /// children in order; `prepare` runs once per child, in order.
+    /// - Parameter count: How many children the caller expects; the fill is
+    ///   refused when the document holds another number (the caller's view
+    ///   of the value left some out).
+    /// - Returns: nil, having prepared nothing, when `value` is not such a
+    ///   document (a patch, a child, another order, no children) or does not
+    ///   hold `count` children.
+    /// - Complexity: O(n log n) in the C core for n children, plus the
+    ///   preparations.
+    package init?(everyChildOf value: Snapshot, count: Int, order: QueryOrder,
+                  prepare: (Snapshot) throws -> Preparation<Model>) {
+        let backend = CoreBackend<Model>(order: order)
+        guard backend.build(fromChildrenOf: value), backend.count == count else { return nil }
+        // Child i of the document is entry id i.
+        let children = Array(value.children)
+        var failures: [(key: Key, error: any Error)] = []
+        var dropped: [Key] = []
+        backend.forEachID { id in
+            let child = children[Int(id)]
+            guard let key = child.key else { return }
+            do {
+                if case .model(let model) = try prepare(child) {
+                    guard model.identifier == key else {
+                        throw FeedError.identifierMismatch(expected: key, got: model.identifier)
+                    }
+                    backend.setBuilt(model, key: key, id: id)
+                    return
+                }
+            } catch {
+                failures.append((key, error))
+            }
+            dropped.append(key)
+        }
+        for key in dropped {
+            var gone: Model?
+            _ = backend.remove(key, model: &gone)
+        }
+        var inOrder: [Model] = []
+        inOrder.reserveCapacity(backend.count)
+        backend.forEach(from: 0) { inOrder.append($0); return true }
+        self.order = order
+        self.backend = backend
+        self.inOrder = inOrder
+        self.failures = failures
+    }
+
     /// Number of models prepared. - Complexity: O(1).
     public var count: Int { backend.count }
 }

@@ -64,6 +64,30 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
         }
     }
 
+    /// Orders every child of `value` in bulk, child `i` at entry id `i`,
+    /// when `value` is a whole parsed document ordered under ``order`` and
+    /// the backend is empty; models are then set with ``setBuilt(_:key:id:)``
+    /// or their entries removed.
+    /// - Returns: false, changing nothing, otherwise.
+    /// - Complexity: O(n log n) in the C core, with no lookup by key.
+    func build(fromChildrenOf value: Snapshot) -> Bool {
+        guard index.count == 0, index.build(fromChildrenOf: value, order: order) else { return false }
+        models = Array(repeating: nil, count: index.count)
+        keys = Array(repeating: nil, count: index.count)
+        return true
+    }
+
+    /// Sets the model of an entry made by ``build(fromChildrenOf:)``.
+    func setBuilt(_ model: Model, key: Key, id: UInt32) {
+        models[Int(id)] = model
+        keys[Int(id)] = key
+    }
+
+    /// Calls `body` with the id of each entry, in order.
+    func forEachID(_ body: (UInt32) -> Void) {
+        index.forEachID { body($0); return true }
+    }
+
     /// Makes room for `count` models in all.
     func reserveCapacity(_ count: Int) {
         models.reserveCapacity(count)

@@ -63,6 +63,12 @@ extension FirebaseCollection {
         async -> sending BackgroundLoad<Model> {
         let view = QueryView(query: query)
         let events = view.apply(payload, filtered: filtered)
+        // A whole value the view holds entirely (the usual first load) is
+        // ordered in bulk from its document; otherwise child by child.
+        if payload.kind == .put, payload.path.isRoot,
+           let fill = PreparedFill(everyChildOf: payload.data, count: view.count, order: query.order, prepare: prepare) {
+            return BackgroundLoad(view: view, events: events, fill: fill)
+        }
         let fill = PreparedFill(view.visible, order: query.order, prepare: prepare)
         return BackgroundLoad(view: view, events: events, fill: fill)
     }
