@@ -106,10 +106,13 @@ struct PreparedFillTests {
         #expect(bulk.count == oneByOne.count, "seed \(seed)")
 
         let a = SortedCollection<Card>(order: .child("score")), b = SortedCollection<Card>(order: .child("score"))
-        let (_, failuresA, tokensA) = observe(a), (_, failuresB, tokensB) = observe(b)
+        let (mirrorA, failuresA, tokensA) = observe(a), (_, failuresB, tokensB) = observe(b)
         defer { (tokensA + tokensB).forEach { $0.cancel() } }
-        #expect(a.fill(bulk) && b.fill(oneByOne), "seed \(seed)")
+        #expect(CollectionFeed(collection: a, dataSource: ImmediateSource()).load(bulk) && b.fill(oneByOne),
+                "seed \(seed)")
         #expect(a.models == b.models, "seed \(seed)")
+        // Observers are told the models in order, in one batch inside the load.
+        #expect(mirrorA.sequential.items == a.models && mirrorA.broken == nil, "seed \(seed)")
         #expect(failuresA.failures == failuresB.failures, "seed \(seed)")
         // Later changes land alike: new keys take ids past the document's.
         for step in 0..<200 {

@@ -84,6 +84,9 @@ public final class PreparedFill<Model: LiveModelProtocol> {
         let children = Array(value.children)
         var failures: [(key: Key, error: any Error)] = []
         var dropped: [Key] = []
+        // Visited in order, so the models kept are the fill's order.
+        var inOrder: [Model] = []
+        inOrder.reserveCapacity(count)
         backend.forEachID { id in
             let child = children[Int(id)]
             guard let key = child.key else { return }
@@ -93,6 +96,7 @@ public final class PreparedFill<Model: LiveModelProtocol> {
                         throw FeedError.identifierMismatch(expected: key, got: model.identifier)
                     }
                     backend.setBuilt(model, key: key, id: id)
+                    inOrder.append(model)
                     return
                 }
             } catch {
@@ -104,9 +108,6 @@ public final class PreparedFill<Model: LiveModelProtocol> {
             var gone: Model?
             _ = backend.remove(key, model: &gone)
         }
-        var inOrder: [Model] = []
-        inOrder.reserveCapacity(backend.count)
-        backend.forEach(from: 0) { inOrder.append($0); return true }
         self.order = order
         self.backend = backend
         self.inOrder = inOrder
