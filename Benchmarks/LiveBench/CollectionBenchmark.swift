@@ -54,6 +54,19 @@ final class ScoreDataSource: ModelDataSource {
 
 @MainActor
 enum CollectionBenchmark {
+    /// Applies event `e` of `stream` (an add or update with its score, or a
+    /// removal) to `collection`.
+    @inline(__always)
+    static func apply(_ stream: EventStream, _ e: Int, key: Key, to collection: SortedCollection<BenchItem>) {
+        switch stream.ops[e] {
+        case .update, .add:
+            let s = stream.scores[e]
+            try! collection.add(BenchItem(identifier: key, score: s), sortValue: .number(s))
+        case .remove:
+            collection.remove(key)
+        }
+    }
+
     /// Seconds per event through a `SortedCollection` in Firebase order with one observer.
     static func events(_ stream: EventStream) -> Double {
         let width = EventStream.keyLength
@@ -71,16 +84,7 @@ enum CollectionBenchmark {
         let token = collection.addObserver(observer)
         defer { token.cancel() }
         let seconds = Timing.seconds {
-            for e in 0..<stream.ops.count {
-                let k = eventKeys[e]
-                switch stream.ops[e] {
-                case .update, .add:
-                    let s = stream.scores[e]
-                    try! collection.add(BenchItem(identifier: k, score: s), sortValue: .number(s))
-                case .remove:
-                    collection.remove(k)
-                }
-            }
+            for e in 0..<stream.ops.count { apply(stream, e, key: eventKeys[e], to: collection) }
         }
         precondition(collection.count == stream.finalCount && observer.changes > 0, "collection diverged")
         return seconds / Double(stream.ops.count)
@@ -105,16 +109,7 @@ enum CollectionBenchmark {
         let token = sectioned.observeStages { stages += $0.count }
         defer { token.cancel() }
         let seconds = Timing.seconds {
-            for e in 0..<stream.ops.count {
-                let k = eventKeys[e]
-                switch stream.ops[e] {
-                case .update, .add:
-                    let s = stream.scores[e]
-                    try! collection.add(BenchItem(identifier: k, score: s), sortValue: .number(s))
-                case .remove:
-                    collection.remove(k)
-                }
-            }
+            for e in 0..<stream.ops.count { apply(stream, e, key: eventKeys[e], to: collection) }
         }
         precondition(stages > 0 && sectioned.numberOfSections == 100, "sectioned collection diverged")
         return seconds / Double(stream.ops.count)
@@ -146,15 +141,7 @@ enum CollectionBenchmark {
             let eventKeys = range.map { key(stream.keys, $0) }
             times.append(Timing.seconds {
                 collection.performBatch {
-                    for (e, k) in zip(range, eventKeys) {
-                        switch stream.ops[e] {
-                        case .update, .add:
-                            let s = stream.scores[e]
-                            try! collection.add(BenchItem(identifier: k, score: s), sortValue: .number(s))
-                        case .remove:
-                            collection.remove(k)
-                        }
-                    }
+                    for (e, k) in zip(range, eventKeys) { apply(stream, e, key: k, to: collection) }
                 }
             })
         }
