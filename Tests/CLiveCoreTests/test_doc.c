@@ -364,5 +364,7 @@ const lc_test_case doc_tests[] = {
     {"doc_many_children", doc_many_children},
     {"doc_differential_random", doc_differential_random},
     {"doc_payload_differential_random", doc_payload_differential_random},
+    {"doc_path_value_random", doc_path_value_random},
+    {"doc_path_value_arguments", doc_path_value_arguments},
     LC_TEST_END,
 };

@@ -27,5 +27,7 @@ void doc_differential_random(lc_test *t);
 void doc_payload_differential_random(lc_test *t);
 void doc_nesting_limits(lc_test *t);
 void doc_many_children(lc_test *t);
+void doc_path_value_random(lc_test *t);
+void doc_path_value_arguments(lc_test *t);
 
 #endif

@@ -176,6 +176,24 @@ lc_status lc_doc_root_priority(const lc_doc *doc, lc_value *out);
 lc_status lc_doc_child_text(const lc_doc *doc, size_t i, const char **json, size_t *len);
 
 /**
+ * A quick read of the value at a relative path ("a/b", segments split at '/')
+ * inside child i, from its text without parsing it: *decided is 1 and *out
+ * is what lc_doc_sort_value gives child i of a document ordered by that
+ * child path (LC_SORT_NULL when the path ends in nothing or passes through a
+ * primitive; strings borrowed from the document) for the common shapes:
+ * objects whose member names have no escapes and no ".value" member along
+ * the path, and at its end a string without escapes, an integer of at most
+ * 15 digits, true, false or null. For anything else *decided is 0 and *out
+ * is untouched: parse the child instead. The path must be valid (see
+ * lc_path_validate); an empty path reads the child itself.
+ * LC_ERR_ARGUMENT for a NULL doc, out or decided, a NULL path with a length,
+ * or i out of range.
+ * - Complexity: O(length of the child's text), with no allocation.
+ */
+lc_status lc_doc_child_path_value(const lc_doc *doc, size_t i, const char *path, size_t path_len, lc_value *out,
+                                  int *decided);
+
+/**
  * Whether child i's value is null or empty (an object or array with nothing
  * but null, empty or ".priority" members). Only a patch keeps such members:
  * they are deletions. 0 for NULL doc or i out of range. - Complexity: O(1).

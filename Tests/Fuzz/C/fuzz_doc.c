@@ -292,7 +292,7 @@ static void check_value(const ctx *c, const lc_value *v, int priority, const cha
     if (v->tag == LC_SORT_STRING) touch(v->str, v->len);
 }
 
-static void walk(const ctx *c, const lc_doc *d, int patch, lc_order_kind order) {
+static void walk(const ctx *c, const lc_doc *d, int patch, const lc_order *order) {
     size_t n = lc_doc_count(d);
     lc_doc_kind kind = lc_doc_kind_of(d);
     if ((kind == LC_DOC_CHILDREN) != (n > 0)) fail(c, "kind %d with %zu children", (int)kind, n);
@@ -339,8 +339,18 @@ static void walk(const ctx *c, const lc_doc *d, int patch, lc_order_kind order) 
             fail(c, "child %zu: no sort value or priority", i);
         check_value(c, &v, 0, "sort value", i);
         check_value(c, &p, 1, "priority", i);
-        if (order == LC_ORDER_KEY && v.tag != LC_SORT_NULL) fail(c, "child %zu: key order, non-null sort value", i);
-        if (order == LC_ORDER_PRIORITY && !identical(&v, &p)) fail(c, "child %zu: priority order, sort value is not the priority", i);
+        if (order->kind == LC_ORDER_KEY && v.tag != LC_SORT_NULL) fail(c, "child %zu: key order, non-null sort value", i);
+        if (order->kind == LC_ORDER_PRIORITY && !identical(&v, &p)) fail(c, "child %zu: priority order, sort value is not the priority", i);
+        if (order->kind == LC_ORDER_CHILD && !patch) {
+            /* The quick read of the order path, where it decides, gives the sort value (-0 read as 0). */
+            lc_value q;
+            int decided = 0;
+            if (lc_doc_child_path_value(d, i, order->child_path, order->child_path_len, &q, &decided) != LC_OK)
+                fail(c, "child %zu: the quick read of the order path failed", i);
+            if (decided && !identical(&q, &v) &&
+                !(q.tag == LC_SORT_NUMBER && v.tag == LC_SORT_NUMBER && q.number == v.number))
+                fail(c, "child %zu: the quick read of the order path differs from the sort value", i);
+        }
         lc_error e;
         json_t *cj = lc_doc_child_json(d, i, &e);
         if (!cj) fail(c, "child %zu: no json (%s \"%s\")", i, lc_status_name(e.code), e.text);
@@ -374,7 +384,7 @@ static void run_doc(const char *in, size_t n, const lc_parse_options *o, json_t 
         int patch = o && o->keys_are_paths;
         lc_order def = {LC_ORDER_PRIORITY, NULL, 0};
         const lc_order *order = o ? &o->order : &def;
-        walk(&c, d, patch, order->kind);
+        walk(&c, d, patch, order);
         if (!patch) check_model(&c, d, j, order);
         lc_doc_free(d);
     }
@@ -401,7 +411,7 @@ static void run_payload(const char *in, size_t n, const lc_parse_options *o, jso
                 memcmp(pl.path, json_string_value(path), pl.path_len) || pl.path[pl.path_len])
                 fail(&c, "path \"%s\" differs from jansson's \"%s\"", pl.path ? pl.path : "(null)", json_string_value(path));
             int patch = o->keys_are_paths;
-            walk(&c, pl.data, patch, o->order.kind);
+            walk(&c, pl.data, patch, &o->order);
             if (!patch) check_model(&c, pl.data, data, &o->order);
         }
     }
