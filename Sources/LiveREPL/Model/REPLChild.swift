@@ -79,6 +79,14 @@ public struct REPLChild: LiveModelProtocol, Sendable {
         }
     }
 
+    /// The value at `path` when it can be read from the received text
+    /// without parsing the child (see ``Snapshot/quickValue(at:)``), else nil.
+    /// - Complexity: O(size of the child's text).
+    func quickValue(at path: Path) -> JSONValue? {
+        guard case .snapshot(let snapshot) = content else { return nil }
+        return snapshot.quickValue(at: path)
+    }
+
     /// The child's value in one line of at most `limit` characters.
     func summary(limit: Int = 60) -> String {
         let text = dictionary.jsonText(sortedKeys: true)

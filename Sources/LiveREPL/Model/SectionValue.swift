@@ -18,9 +18,11 @@ func sectionPrecedes(_ a: JSONValue, _ b: JSONValue) -> Bool {
 /// The section of a child under `--section-by path`: the value there, null
 /// when missing (an empty object or array counts as missing, as in Firebase).
 /// - Complexity: O(1) when the child was prepared with this path, else
-///   O(size of the child).
+///   O(size of the child): a primitive is read from the child's text
+///   without parsing it.
 func sectionValue(of child: REPLChild, at path: Path) -> JSONValue {
     if let section = child.section, section.path == path { return section.value }
+    if let quick = child.quickValue(at: path) { return quick }
     let value = child.value(at: path)
     if case .null = SortValue(value) { return .null }
     return value

@@ -14,24 +14,30 @@ struct REPLChildTests {
     static let names = ["a", "b", "0", "1", "é", "e\u{301}", "-1", "10"]
 
     /// A random value as JSON text: objects, arrays with nulls and empty
-    /// containers, numbers spelled several ways, priorities.
+    /// containers, numbers spelled several ways, priorities, wrapped
+    /// values, names given twice, whitespace.
     static func randomText(depth: Int, _ rng: inout SplitMix64) -> String {
         switch Int.random(in: 0..<(depth > 2 ? 5 : 8), using: &rng) {
         case 0: return "null"
         case 1: return Bool.random(using: &rng) ? "true" : "false"
-        case 2: return ["1", "1.0", "1e0", "-0", "0", "2.5", "1e300", "12345678901234567"].randomElement(using: &rng)!
+        case 2:
+            return ["1", "1.0", "1e0", "-0", "0", "2.5", "1e300", "12345678901234567", "-42", "123456789012345"]
+                .randomElement(using: &rng)!
         case 3: return "\"" + ["g1", "", "é", "e\\u0301", "\\\"", "10"].randomElement(using: &rng)! + "\""
-        case 4: return ["{}", "[]"].randomElement(using: &rng)!
+        case 4: return ["{}", "[]", #"{".value":"v",".priority":1}"#, #"{".value":3}"#].randomElement(using: &rng)!
         case 5:
             let items = (0..<Int.random(in: 0...3, using: &rng)).map { _ in randomText(depth: depth + 1, &rng) }
             return "[" + items.joined(separator: ",") + "]"
         default:
             var members: [String] = []
-            for name in Self.names.shuffled(using: &rng).prefix(Int.random(in: 0...4, using: &rng)) {
+            var names = Array(Self.names.shuffled(using: &rng).prefix(Int.random(in: 0...4, using: &rng)))
+            // A name given twice now and then: the last one holds.
+            if let name = names.first, Int.random(in: 0..<5, using: &rng) == 0 { names.append(name) }
+            for name in names {
                 members.append("\"\(name)\":" + randomText(depth: depth + 1, &rng))
             }
             if Int.random(in: 0..<4, using: &rng) == 0 { members.append(#"".priority":3"#) }
-            return "{" + members.joined(separator: ",") + "}"
+            return "{" + members.joined(separator: Bool.random(using: &rng) ? "," : " ,\n ") + "}"
         }
     }
 
