@@ -39,15 +39,12 @@ public final class PreparedFill<Model: LiveModelProtocol> {
         for (place, child) in children.enumerated() {
             guard let key = child.key else { continue }
             do {
-                if case .model(let model) = try prepare(child) {
-                    guard model.identifier == key else {
-                        throw FeedError.identifierMismatch(expected: key, got: model.identifier)
-                    }
+                let model = try Self.model(of: child, key: key, prepare)
+                if !failed.isEmpty { failed[key] = nil }
+                if let model {
                     _ = backend.upsert(key, model: model, sortKey: child.sortValue)
-                    if !failed.isEmpty { failed[key] = nil }
                     continue
                 }
-                if !failed.isEmpty { failed[key] = nil }
             } catch {
                 failed[key] = (place, error)
             }
@@ -91,10 +88,7 @@ public final class PreparedFill<Model: LiveModelProtocol> {
             let child = children[Int(id)]
             guard let key = child.key else { return }
             do {
-                if case .model(let model) = try prepare(child) {
-                    guard model.identifier == key else {
-                        throw FeedError.identifierMismatch(expected: key, got: model.identifier)
-                    }
+                if let model = try Self.model(of: child, key: key, prepare) {
                     backend.setBuilt(model, key: key, id: id)
                     inOrder.append(model)
                     return
@@ -112,6 +106,16 @@ public final class PreparedFill<Model: LiveModelProtocol> {
         self.backend = backend
         self.inOrder = inOrder
         self.failures = failures
+    }
+
+    /// The model `prepare` makes of `child`, or nil when it skips it.
+    /// - Throws: what `prepare` throws, or ``FeedError/identifierMismatch(expected:got:)``
+    ///   when the model's identifier is not `key`.
+    private static func model(of child: Snapshot, key: Key,
+                              _ prepare: (Snapshot) throws -> Preparation<Model>) throws -> Model? {
+        guard case .model(let model) = try prepare(child) else { return nil }
+        guard model.identifier == key else { throw FeedError.identifierMismatch(expected: key, got: model.identifier) }
+        return model
     }
 
     /// Number of models prepared. - Complexity: O(1).
