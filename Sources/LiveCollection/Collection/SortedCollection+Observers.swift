@@ -12,6 +12,8 @@ extension SortedCollection {
         var startLoad: (() -> Void)?
         var endLoad: (() -> Void)?
         var failure: ((Key, any Error) -> Void)?
+        /// Work done with a fill where it is prepared.
+        var fillWork: FillWork<Model>?
     }
 
     /// The handlers of all observers, grouped by what they hear.
@@ -31,12 +33,21 @@ extension SortedCollection {
     /// sequential contract and grouped ones in the batch contract.
     @discardableResult
     public func addObserver<O: SortedCollectionObserver>(_ observer: O) -> ObservationToken where O.Model == Model {
-        register(Observer(
-            sequential: { [weak observer, unowned self] in observer?.collection(self, didChange: $0) },
-            grouped: { [weak observer, unowned self] in observer?.collection(self, didApply: $0) },
-            startLoad: { [weak observer, unowned self] in observer?.collectionDidStartLoad(self) },
-            endLoad: { [weak observer, unowned self] in observer?.collectionDidEndLoad(self) },
-            failure: { [weak observer, unowned self] in observer?.collection(self, didFailToPrepare: $0, error: $1) }))
+        register(Self.observer(observer, of: self, fillWork: nil))
+    }
+
+    /// The registration of `observer`, held weakly, on `collection`.
+    static func observer<O: SortedCollectionObserver>(_ observer: O, of collection: SortedCollection,
+                                                      fillWork: FillWork<Model>?) -> Observer where O.Model == Model {
+        Observer(
+            sequential: { [weak observer, unowned collection] in observer?.collection(collection, didChange: $0) },
+            grouped: { [weak observer, unowned collection] in observer?.collection(collection, didApply: $0) },
+            startLoad: { [weak observer, unowned collection] in observer?.collectionDidStartLoad(collection) },
+            endLoad: { [weak observer, unowned collection] in observer?.collectionDidEndLoad(collection) },
+            failure: { [weak observer, unowned collection] in
+                observer?.collection(collection, didFailToPrepare: $0, error: $1)
+            },
+            fillWork: fillWork)
     }
 
     /// Calls `handler` with every change, single or grouped, in the batch

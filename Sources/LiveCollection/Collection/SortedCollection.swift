@@ -35,6 +35,8 @@ public final class SortedCollection<Model: LiveModelProtocol> {
     var nextObserverID = 0
     /// The batch being recorded by ``performBatch(_:)``, if any.
     var recording: BatchRecording<Model>?
+    /// The fill being taken, while its update is told (``fill(_:)``).
+    var takingFill: PreparedFill<Model>?
     /// Set by tests: check every invariant after every mutation (debug builds).
     package var validatesEveryMutation = false
 

@@ -19,6 +19,8 @@ public final class PreparedFill<Model: LiveModelProtocol> {
     let inOrder: [Model]
     /// Keys whose (last) child's preparation failed, in the order of the children.
     let failures: [(key: Key, error: any Error)]
+    /// What observers' works made of the fill, by slot (``perform(_:)``).
+    var results: [ObjectIdentifier: AnyObject] = [:]
 
     /// Prepares the models of `children` under `order`.
     ///
@@ -139,6 +141,9 @@ extension SortedCollection {
         for failure in prepared.failures { notifyFailure(failure.key, failure.error) }
         if !prepared.inOrder.isEmpty {
             let n = prepared.inOrder.count
+            // Observers find what their fill works made (fillResult(for:)).
+            takingFill = prepared
+            defer { takingFill = nil }
             notifyGrouped(CollectionUpdate(batch: CollectionBatch(inserted: Array(0..<n), oldCount: 0, newCount: n),
                                            insertedModels: prepared.inOrder, movedModels: [], updatedModels: []))
         }

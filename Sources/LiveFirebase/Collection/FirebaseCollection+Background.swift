@@ -46,7 +46,8 @@ extension FirebaseCollection {
         guard view.isEmpty, collection.isEmpty, feed.pendingCount == 0,
               let prepare = feed.dataSource.detachedPreparation else { return .declined }
         let before = view, listening = generation
-        let load = await Self.prepare(payload, query: view.query, filtered: filtered, prepare: prepare)
+        let load = await Self.prepare(payload, query: view.query, filtered: filtered, prepare: prepare,
+                                      works: collection.fillWorks)
         guard generation == listening else { return .dropped }
         guard view === before, view.isEmpty else { return .declined }
         let (next, events) = (load.view, load.events)
@@ -55,11 +56,14 @@ extension FirebaseCollection {
         return .applied(events)
     }
 
-    /// The view of `payload` in a new view of `query`, and its models.
-    /// - Complexity: O(n log n) for n children, plus their preparations.
+    /// The view of `payload` in a new view of `query`, and its models, with
+    /// the collection's observers' `works` done on them.
+    /// - Complexity: O(n log n) for n children, plus their preparations and
+    ///   the works.
     @concurrent
     nonisolated static func prepare(_ payload: StreamPayload, query: DatabaseQuery, filtered: Bool?,
-                                    prepare: @escaping @Sendable (Snapshot) throws -> Preparation<Model>)
+                                    prepare: @escaping @Sendable (Snapshot) throws -> Preparation<Model>,
+                                    works: [FillWork<Model>])
         async -> sending BackgroundLoad<Model> {
         let view = QueryView(query: query)
         let events = view.apply(payload, filtered: filtered)
@@ -67,9 +71,11 @@ extension FirebaseCollection {
         // ordered in bulk from its document; otherwise child by child.
         if payload.kind == .put, payload.path.isRoot,
            let fill = PreparedFill(everyChildOf: payload.data, count: view.count, order: query.order, prepare: prepare) {
+            fill.perform(works)
             return BackgroundLoad(view: view, events: events, fill: fill)
         }
         let fill = PreparedFill(view.visible, order: query.order, prepare: prepare)
+        fill.perform(works)
         return BackgroundLoad(view: view, events: events, fill: fill)
     }
 }

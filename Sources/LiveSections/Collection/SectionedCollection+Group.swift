@@ -53,7 +53,12 @@ extension SectionedCollection {
     /// section arrives with its rows.
     /// - Complexity: O(n log n).
     private func fill() {
-        rebuild()
+        // Built beside the fill where it was prepared, or here.
+        if let made = collection.fillResult(for: ObjectIdentifier(self)) as? Sectioning {
+            adopt(made)
+        } else {
+            rebuild()
+        }
         guard !order.isEmpty else { return }
         let stages = [BatchStage(insertedSections: Array(order.indices))]
         for handler in staged.values { handler(stages) }

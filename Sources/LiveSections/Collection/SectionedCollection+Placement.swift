@@ -39,19 +39,34 @@ extension SectionedCollection {
     /// Sections every model of the collection, from nothing.
     /// - Complexity: O(n log n); each section's rows are built in bulk.
     func rebuild() {
-        order.removeAll()
-        rows.removeAll()
-        placed.removeAll()
-        placed.reserveCapacity(collection.count)
-        // The collection iterates in order, so each section's rows come sorted.
+        adopt(Self.sectioning(collection.forEachPosted, sectionOf: sectionOf, sectionPrecedes: sectionPrecedes))
+    }
+
+    /// Shows `sectioning`, made from the collection's models as they are now.
+    /// - Complexity: O(1).
+    func adopt(_ sectioning: Sectioning) {
+        order = sectioning.order
+        rows = sectioning.rows
+        placed = sectioning.placed
+    }
+
+    /// The sections of the models `forEachPosted` visits, in order.
+    /// - Complexity: O(n log n); each section's rows are built in bulk.
+    nonisolated static func sectioning(_ forEachPosted: ((Model, OrderPost) -> Void) -> Void,
+                                       sectionOf: @escaping (Model) -> Section,
+                                       sectionPrecedes: @escaping (Section, Section) -> Bool) -> Sectioning {
+        var placed: [Key: Place] = [:]
+        // Visited in order, so each section's rows come sorted.
         var grouped: [Section: [Row]] = [:]
-        collection.forEachPosted { model, post in
+        forEachPosted { model, post in
             let section = sectionOf(model)
             grouped[section, default: []].append(Row(post: post))
             placed[post.key] = Place(section: section, post: post)
         }
+        var rows: [Section: Rows] = [:]
+        rows.reserveCapacity(grouped.count)
         for (section, sorted) in grouped { rows[section] = Rows(sorted: sorted) }
-        order = grouped.keys.sorted(by: sectionPrecedes)
+        return Sectioning(order: grouped.keys.sorted(by: sectionPrecedes), rows: rows, placed: placed)
     }
 
     /// Takes `key` out; returns its former path and whether its section went away.

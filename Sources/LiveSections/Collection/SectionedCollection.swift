@@ -24,11 +24,11 @@ import LiveModel
 ///
 /// Lives on the main actor, like its collection.
 @MainActor
-public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashable> {
+public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashable & SendableMetatype> {
     public let collection: SortedCollection<Model>
-    let sectionOf: (Model) -> Section
+    let sectionOf: @Sendable (Model) -> Section
     /// The order of sections: a strict total order over distinct sections.
-    let sectionPrecedes: (Section, Section) -> Bool
+    let sectionPrecedes: @Sendable (Section, Section) -> Bool
     private let titleOf: (Section) -> String
 
     struct Row: Comparable {
@@ -48,6 +48,19 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
 
     /// Where a model is shown: its section and its order post.
     typealias Place = ShownPlace<Section>
+
+    /// Sections, their rows and where each model is shown: the state of a
+    /// whole sectioning, made in one go (``rebuild()``, or beside a fill).
+    final class Sectioning {
+        let order: [Section]
+        let rows: [Section: Rows]
+        let placed: [Key: Place]
+        init(order: [Section], rows: [Section: Rows], placed: [Key: Place]) {
+            self.order = order
+            self.rows = rows
+            self.placed = placed
+        }
+    }
 
     /// Sections present, in display order.
     var order: [Section] = []
@@ -71,11 +84,16 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     /// Sections of `collection` by `section(model)`, ordered by
     /// `areInIncreasingOrder` (a strict total order over distinct sections,
     /// such as a related object's display order), titled by `title`.
+    ///
+    /// `section` and `areInIncreasingOrder` must be pure functions of their
+    /// arguments: when the collection is filled from a ``PreparedFill`` (a
+    /// `FirebaseCollection`'s first load), the sections are built beside the
+    /// fill on its executor, and the main actor only takes them.
     /// - Complexity: O(n log n) to build.
     public init(_ collection: SortedCollection<Model>,
-                sectionsOrderedBy areInIncreasingOrder: @escaping (Section, Section) -> Bool,
+                sectionsOrderedBy areInIncreasingOrder: @escaping @Sendable (Section, Section) -> Bool,
                 title: @escaping (Section) -> String = { String(describing: $0) },
-                sectionedBy section: @escaping (Model) -> Section) {
+                sectionedBy section: @escaping @Sendable (Model) -> Section) {
         self.collection = collection
         self.sectionOf = section
         self.sectionPrecedes = areInIncreasingOrder
@@ -83,7 +101,10 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
         rebuild()
         let relay = Relay(self)
         self.relay = relay
-        token = collection.addObserver(relay)
+        let work = FillWork<Model>(slot: ObjectIdentifier(self)) { fill in
+            Self.sectioning(fill.forEachPosted, sectionOf: section, sectionPrecedes: areInIncreasingOrder)
+        }
+        token = collection.addObserver(relay, preparingFills: work)
     }
 
     // MARK: Reading
@@ -159,7 +180,7 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
 
 /// Forwards a sorted collection's changes to a sectioned collection.
 @MainActor
-private final class Relay<Model: LiveModelProtocol, Section: Hashable>: SortedCollectionObserver {
+private final class Relay<Model: LiveModelProtocol, Section: Hashable & SendableMetatype>: SortedCollectionObserver {
     weak var owner: SectionedCollection<Model, Section>?
     init(_ owner: SectionedCollection<Model, Section>) { self.owner = owner }
     func collection(_ c: SortedCollection<Model>, didChange change: SequentialChange<Model>) { owner?.apply(change) }
@@ -172,8 +193,13 @@ extension SectionedCollection where Section: Comparable {
     /// - Complexity: O(n log n) to build.
     public convenience init(_ collection: SortedCollection<Model>, descending: Bool = false,
                             title: @escaping (Section) -> String = { String(describing: $0) },
-                            sectionedBy section: @escaping (Model) -> Section) {
-        self.init(collection, sectionsOrderedBy: descending ? { $0 > $1 } : { $0 < $1 }, title: title,
-                  sectionedBy: section)
+                            sectionedBy section: @escaping @Sendable (Model) -> Section) {
+        let precedes: @Sendable (Section, Section) -> Bool
+        if descending {
+            precedes = { @Sendable (a: Section, b: Section) -> Bool in a > b }
+        } else {
+            precedes = { @Sendable (a: Section, b: Section) -> Bool in a < b }
+        }
+        self.init(collection, sectionsOrderedBy: precedes, title: title, sectionedBy: section)
     }
 }

@@ -1,0 +1,64 @@
+// FillWork.swift — what an observer of a collection does with a fill, done
+// with the fill's preparation away from the main actor.
+import LiveModel
+
+/// Work an observer of a ``SortedCollection`` does when the collection takes
+/// a ``PreparedFill``, made ready beside the fill on the executor that
+/// prepares it, so that the main actor only adopts the result (a sectioned
+/// view of a million children is then built while the list stays
+/// responsive).
+///
+/// Registered with the observer (``SortedCollection/addObserver(_:preparingFills:)``);
+/// whoever prepares a fill for the collection runs the works of the
+/// collection's observers on it (``PreparedFill/perform(_:)``). An observer
+/// that finds no result for a fill (it was registered after the work was
+/// taken, or the fill came another way) does the work itself.
+package struct FillWork<Model: LiveModelProtocol>: Sendable {
+    /// Whose work it is: the observer reads its result under this slot.
+    package let slot: ObjectIdentifier
+    /// Makes the result from the fill's models in order. Runs once per
+    /// fill, on the fill's executor.
+    package let make: @Sendable (PreparedFill<Model>) -> AnyObject
+
+    package init(slot: ObjectIdentifier, make: @escaping @Sendable (PreparedFill<Model>) -> AnyObject) {
+        self.slot = slot
+        self.make = make
+    }
+}
+
+extension PreparedFill {
+    /// Runs `works` on the fill, keeping each result under its slot for the
+    /// observer to adopt when the collection takes the fill.
+    /// - Complexity: what the works cost.
+    package func perform(_ works: [FillWork<Model>]) {
+        for work in works { results[work.slot] = work.make(self) }
+    }
+
+    /// Calls `body` with each model and its order post, in order.
+    /// - Complexity: O(n), with no lookup by key.
+    package func forEachPosted(_ body: (Model, OrderPost) -> Void) {
+        backend.forEachEntry { model, key, value in body(model, OrderPost(value: .firebase(value), key: key)) }
+    }
+}
+
+extension SortedCollection {
+    /// Registers an observer, held weakly, as ``addObserver(_:)`` does, with
+    /// the work it does on a fill; that work is handed to whoever prepares
+    /// a fill (``fillWorks``).
+    @discardableResult
+    package func addObserver<O: SortedCollectionObserver>(_ observer: O, preparingFills work: FillWork<Model>)
+        -> ObservationToken where O.Model == Model {
+        register(Self.observer(observer, of: self, fillWork: work))
+    }
+
+    /// The fill works of the observers registered now, in registration order.
+    package var fillWorks: [FillWork<Model>] {
+        observers.sorted { $0.key < $1.key }.compactMap(\.value.fillWork)
+    }
+
+    /// The result of the work under `slot` for the fill being taken, if
+    /// it was prepared with it; nil outside ``fill(_:)``'s notification.
+    package func fillResult(for slot: ObjectIdentifier) -> AnyObject? {
+        takingFill?.results[slot]
+    }
+}
