@@ -56,6 +56,13 @@ extension FirebaseCollection {
         return .applied(events)
     }
 
+    /// Releases `value` on a background executor: the deallocation of what
+    /// a large load leaves behind (a million child events) does not stall
+    /// the main actor.
+    nonisolated static func release<T: Sendable>(_ value: T) {
+        Task.detached(priority: .utility) { withExtendedLifetime(value) {} }
+    }
+
     /// The view of `payload` in a new view of `query`, and its models, with
     /// the collection's observers' `works` done on them.
     /// - Complexity: O(n log n) for n children, plus their preparations and

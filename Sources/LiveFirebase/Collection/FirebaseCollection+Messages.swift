@@ -70,7 +70,9 @@ extension FirebaseCollection {
         let started = ContinuousClock.now
         if firstLoad, mode != .live {
             switch await applyInBackground(payload, filtered: filtered) {
-            case .applied(let events): return finish(events, isWhole: true, firstLoadStarted: started)
+            case .applied(let events):
+                finish(events, isWhole: true, firstLoadStarted: started)
+                return Self.release(events)
             case .dropped: return
             case .declined: break
             }
