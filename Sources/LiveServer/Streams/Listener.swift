@@ -38,6 +38,10 @@ final class Listener: @unchecked Sendable {
     var touchedWhilePreparing = false
     var faults: [StreamFault] = []
     var eventsSent = 0
+    /// Whether the stream lost a data event to ``StreamFault/silence``: it
+    /// then stays silent, as a dead connection does, since what it would
+    /// send next no longer follows from what it sent.
+    private var lostEvent = false
 
     // Guarded by `outgoing`.
     private struct Outgoing {
@@ -68,7 +72,7 @@ final class Listener: @unchecked Sendable {
         self.limit = limit
     }
 
-    var isSilenced: Bool { faults.contains(.silence) }
+    var isSilenced: Bool { lostEvent || faults.contains(.silence) }
 
     /// From now until ``deliverFirst(_:)``, events are held back: the first
     /// `put` is being prepared. Only for a listener without faults (faults
@@ -101,7 +105,10 @@ final class Listener: @unchecked Sendable {
 
     /// Sends `event`, applying the listener's faults. Call under the server's lock.
     func send(_ event: ServerSentEvent) {
-        if isSilenced { return }
+        if isSilenced {
+            lostEvent = true
+            return
+        }
         for fault in faults {
             switch fault {
             case .dropAfter(let count) where eventsSent >= count:

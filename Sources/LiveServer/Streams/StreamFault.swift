@@ -13,6 +13,10 @@ public enum StreamFault: Sendable, Hashable {
     /// Hold every event back this long.
     case delay(milliseconds: Int)
     /// Send nothing more, keep-alives included, leaving the connection open.
+    /// A stream that lost a data event to it stays silent when the fault
+    /// is lifted, as a dead connection does (what it would send next no
+    /// longer follows from what it sent); one that lost only keep-alives
+    /// goes on.
     case silence
     /// Answer new stream requests with a 307 redirect to this port on the
     /// same host (open one with ``LiveServer/addPort()``).

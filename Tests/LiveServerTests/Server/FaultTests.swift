@@ -76,4 +76,26 @@ struct FaultTests {
             await #expect(throws: RawHTTPError.self) { _ = try await quiet.next(skippingKeepAlives: false) }
         }
     }
+
+    @Test("a stream that lost an event to silence stays silent once it is lifted; one that lost none goes on")
+    func silenceLostEvent() async throws {
+        try await withServer { server in
+            let lost = try await EventReader(port: server.port, "/s/a.json")
+            let kept = try await EventReader(port: server.port, "/s/b.json")
+            _ = try await lost.next()
+            _ = try await kept.next()
+            server.setFaults([.silence])
+            _ = try await request(server.port, "PUT", "/s/a.json", body: "1") // lost by the first stream only
+            server.setFaults([])
+            _ = try await request(server.port, "PUT", "/s/a.json", body: "2")
+            _ = try await request(server.port, "PUT", "/s/b.json", body: "3")
+            // Events are handed to a stream while the write is applied,
+            // before its response: the counts are final here.
+            let sent = server.listeners().sorted { $0.id < $1.id }.map(\.eventsSent)
+            #expect(sent == [1, 2], "the first put only, then the first put and the write")
+            #expect(try await kept.next()?.payload?.data == 3)
+            let fresh = try await EventReader(port: server.port, "/s/a.json")
+            #expect(try await fresh.next()?.payload?.data == 2)
+        }
+    }
 }
