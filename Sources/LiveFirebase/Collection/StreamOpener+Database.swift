@@ -7,16 +7,19 @@ extension StreamOpener {
         StreamOpener { reference, query in
             let stream = DatabaseStream(reference: reference, query: query, transport: transport,
                                         configuration: configuration)
+            // The stream yields straight into the consumer's sequence, and
+            // stops when the consumer leaves or asks; a stop never comes
+            // before the start.
             let (messages, continuation) = AsyncStream.makeStream(of: StreamMessage.self)
-            let forwarding = Task {
-                for await message in await stream.start() { continuation.yield(message) }
-                continuation.finish()
+            let starting = Task { await stream.start(delivering: continuation) }
+            let stop: @Sendable () -> Void = {
+                Task {
+                    await starting.value
+                    await stream.stop()
+                }
             }
-            continuation.onTermination = { _ in
-                forwarding.cancel()
-                Task { await stream.stop() }
-            }
-            return OpenedStream(messages: messages) { Task { await stream.stop() } }
+            continuation.onTermination = { _ in stop() }
+            return OpenedStream(messages: messages, stop: stop)
         }
     }
 }

@@ -102,24 +102,33 @@ public actor DatabaseStream<StreamClock: Clock<Duration>> {
     /// messages stops the stream. An invalid query ends at once with
     /// ``DatabaseError/invalidQuery(_:)``.
     public func start() -> AsyncStream<StreamMessage> {
-        stop()
-        run += 1
-        let current = run
         let (messages, continuation) = AsyncStream.makeStream(of: StreamMessage.self)
+        start(delivering: continuation)
+        let current = run
         continuation.onTermination = { [weak self] _ in
             Task { await self?.consumerLeft(run: current) }
         }
+        return messages
+    }
+
+    /// Connects, and yields the messages of this run to `continuation`, as
+    /// ``start()`` does with its own: the stream finishes it after
+    /// `.ended`. The caller stops the stream when its consumer leaves. A
+    /// consumer that made the continuation reads the messages with no task
+    /// in between.
+    package func start(delivering continuation: AsyncStream<StreamMessage>.Continuation) {
+        stop()
+        run += 1
         self.continuation = continuation
         let valid: DatabaseQuery
         do { valid = try query.validated() } catch {
             deliver(.ended(error))
-            return messages
+            return
         }
         let url = reference.database.restURL(for: reference.path, parameters: valid.streamParameters)
         machine = StreamMachine(url: url, order: valid.order, configuration: configuration,
                                 canRefresh: reference.credentials.canRefresh, seed: UInt64.random(in: .min ... .max))
         handle(.start)
-        return messages
     }
 
     /// Closes the connection and ends the messages with `.ended(nil)`; does
