@@ -99,13 +99,20 @@ extension SortedCollection {
         typealias Touched = BatchRecording<Model>.Touched
         let touched = rec.before.map { Touched(key: $0.key, before: $0.value, new: b.position(of: $0.key)) }
         let newPositions = touched.compactMap { $0.new }.sorted()
-        let existed = touched.filter { $0.before.existed }.sorted {
-            b.less($0.before.sortKey as! B.SortKey, $0.key, $1.before.sortKey as! B.SortKey, $1.key)
+        // The keys that existed, with their old sort keys (cast once each),
+        // ranked in their old order by sorting indexes, not the entries.
+        var existed: [Int] = [], oldKeys: [Key] = [], oldSortKeys: [B.SortKey] = []
+        for (i, t) in touched.enumerated() where t.before.existed {
+            existed.append(i)
+            oldKeys.append(t.key)
+            oldSortKeys.append(t.before.sortKey as! B.SortKey)
         }
+        let ranked = existed.indices.sorted { b.less(oldSortKeys[$0], oldKeys[$0], oldSortKeys[$1], oldKeys[$1]) }
         var deleted: [Int] = [], inserted: [Int] = [], kept: [BatchDiff.Kept] = []
         var keyAtOld: [Int: Key] = [:]
-        for (rank, t) in existed.enumerated() {
-            let bound = b.lowerBound(t.before.sortKey as! B.SortKey, t.key)
+        for (rank, e) in ranked.enumerated() {
+            let t = touched[existed[e]]
+            let bound = b.lowerBound(oldSortKeys[e], t.key)
             let old = bound - countBelow(newPositions, bound) + rank
             if let new = t.new {
                 kept.append(BatchDiff.Kept(old: old, new: new, changed: t.before.changed))

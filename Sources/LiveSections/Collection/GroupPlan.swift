@@ -69,8 +69,10 @@ struct GroupPlan<Section: Hashable> {
             if let old = entry.old { leaving[old.section, default: []].append(i) }
             if let new = entry.new { arriving[new.section, default: []].append(i) }
         }
-        for (section, list) in leaving { leaving[section] = list.sorted { entries[$0].oldPath!.row < entries[$1].oldPath!.row } }
-        for (section, list) in arriving { arriving[section] = list.sorted { entries[$0].newPath!.row < entries[$1].newPath!.row } }
+        // Rows read once each, so that sorting compares integers.
+        let oldRows = entries.map { $0.oldPath?.row ?? 0 }, newRows = entries.map { $0.newPath?.row ?? 0 }
+        for (section, list) in leaving { leaving[section] = list.sorted { oldRows[$0] < oldRows[$1] } }
+        for (section, list) in arriving { arriving[section] = list.sorted { newRows[$0] < newRows[$1] } }
         chooseStays()
     }
 
