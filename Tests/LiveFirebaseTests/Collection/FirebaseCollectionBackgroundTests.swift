@@ -5,6 +5,8 @@ import Foundation
 @testable import LiveFirebase
 import LiveCollection
 import LiveModel
+import LiveSections
+import LiveServer
 import Testing
 
 /// The keys of the detached preparations, in the order they ran.
@@ -160,5 +162,66 @@ struct FirebaseCollectionBackgroundTests {
         try await c.receive(.put, at: .root, json: #"{"a": {"s": 3}, "b": {"s": 1}}"#)
         #expect(source.log.entries.isEmpty)
         #expect(recorder.log == ["start", "insert b@0", "insert a@1", "end"], "\(recorder.log)")
+    }
+}
+
+/// Counts the calls of a section closure, from any executor.
+final class SectionCalls: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}
+
+@MainActor
+@Suite("FirebaseCollection's first load into sections, against LiveServer", .serialized)
+struct FirebaseCollectionSectionedLoadTests {
+    /// A child's section: its `g`.
+    nonisolated static func group(_ child: RawChild) -> Double {
+        if case .number(let g)? = child.dictionary["g"] { return g }
+        return -1
+    }
+
+    @Test("sections on the collection are built beside the first load, not on the main actor, and stay live")
+    func sectionedLoad() async throws {
+        var rng = SplitMix64(seed: testSeed())
+        let server = try await LiveServer.start(LiveServerConfiguration())
+        do {
+            let reference = try DatabaseReference(url: server.url, path: "/items")
+            let client = DatabaseClient(reference)
+            var members: [Path: JSONValue] = [:]
+            for i in 0..<300 {
+                members[try Path([Key(i)])] = .object(["s": .number(Double(Int.random(in: 0..<20, using: &rng))),
+                                                  "g": .number(Double(Int.random(in: 0..<7, using: &rng)))])
+            }
+            try await client.update(members)
+            let c = try FirebaseCollection(reference: reference, query: DatabaseQuery(order: .child("s")), mode: .all,
+                                           dataSource: DecodingDataSource<RawChild>())
+            let calls = SectionCalls()
+            let sections = SectionedCollection(c.collection) { (child: RawChild) -> Double in
+                calls.add()
+                return Self.group(child)
+            }
+            var stages: [[BatchStage]] = []
+            let token = sections.observeStages { stages.append($0) }
+            defer { token.cancel() }
+            try await c.start()
+            #expect(c.collection.count == 300)
+            #expect(calls.value == 300, "each child sectioned once, beside the load")
+            #expect(stages == [[BatchStage(insertedSections: Array(0..<sections.numberOfSections))]])
+            let reference2 = SectionedCollection(c.collection) { Self.group($0) }
+            #expect(sections.snapshot() == reference2.snapshot())
+
+            // Live afterwards: a write moves a child to another section.
+            try await client.set(.object(["s": .number(100), "g": .number(50)]), at: Path([Key(0)]))
+            let moved = await eventually { sections.path(of: Key(0))?.section == sections.numberOfSections - 1 }
+            #expect(moved)
+            #expect(sections.snapshot() == reference2.snapshot())
+            c.stop()
+        } catch {
+            try? await server.shutdown()
+            throw error
+        }
+        try await server.shutdown()
     }
 }
