@@ -39,7 +39,8 @@ extension SectionedCollection {
     /// Sections every model of the collection, from nothing.
     /// - Complexity: O(n log n); each section's rows are built in bulk.
     func rebuild() {
-        adopt(Self.sectioning(collection.forEachPosted, sectionOf: sectionOf, sectionPrecedes: sectionPrecedes))
+        adopt(Self.sectioning(collection.count, collection.forEachPosted, sectionOf: sectionOf,
+                              sectionPrecedes: sectionPrecedes))
     }
 
     /// Shows `sectioning`, made from the collection's models as they are now.
@@ -50,12 +51,13 @@ extension SectionedCollection {
         placed = sectioning.placed
     }
 
-    /// The sections of the models `forEachPosted` visits, in order.
+    /// The sections of the `count` models `forEachPosted` visits, in order.
     /// - Complexity: O(n log n); each section's rows are built in bulk.
-    nonisolated static func sectioning(_ forEachPosted: ((Model, OrderPost) -> Void) -> Void,
+    nonisolated static func sectioning(_ count: Int, _ forEachPosted: ((Model, OrderPost) -> Void) -> Void,
                                        sectionOf: @escaping (Model) -> Section,
                                        sectionPrecedes: @escaping (Section, Section) -> Bool) -> Sectioning {
         var placed: [Key: Place] = [:]
+        placed.reserveCapacity(count)
         // Visited in order, so each section's rows come sorted.
         var grouped: [Section: [Row]] = [:]
         forEachPosted { model, post in

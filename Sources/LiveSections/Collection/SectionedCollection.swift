@@ -102,7 +102,7 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
         let relay = Relay(self)
         self.relay = relay
         let work = FillWork<Model>(slot: ObjectIdentifier(self)) { fill in
-            Self.sectioning(fill.forEachPosted, sectionOf: section, sectionPrecedes: areInIncreasingOrder)
+            Self.sectioning(fill.count, fill.forEachPosted, sectionOf: section, sectionPrecedes: areInIncreasingOrder)
         }
         token = collection.addObserver(relay, preparingFills: work)
     }
