@@ -346,6 +346,13 @@ static dg walk_array(walk *w) {
     }
 }
 
+/* Moves past a literal of n bytes, and the one NUL byte jansson drops right
+ * after a literal (the scanner accepts that text, as jansson does). */
+static void skip_literal(walk *w, size_t n) {
+    w->s.pos += n;
+    if (w->s.pos < w->s.end && w->s.buf[w->s.pos] == 0) w->s.pos++;
+}
+
 static dg walk_value(walk *w) {
     dg none = {0, 0, 0};
     const unsigned char *b = w->s.buf;
@@ -357,9 +364,9 @@ static dg walk_value(walk *w) {
         const unsigned char *p = read_string(w, &n);
         return p ? string_digest(p, n) : none;
     }
-    case 't': w->s.pos += 4; return leaf_bool(1);
-    case 'f': w->s.pos += 5; return leaf_bool(0);
-    case 'n': w->s.pos += 4; return none;
+    case 't': skip_literal(w, 4); return leaf_bool(1);
+    case 'f': skip_literal(w, 5); return leaf_bool(0);
+    case 'n': skip_literal(w, 4); return none;
     default: {
         double v = 0;
         lc_status st = lc_scan_number(&w->s, 1, &v);
