@@ -45,7 +45,7 @@ extension SectionedCollection {
         for handler in staged.values { handler(stages) }
         if !stepped.isEmpty { sendSteps(stages, undoing: entries, oldOrder: oldOrder) }
         guard !sequential.isEmpty else { return }
-        let steps = plan.steps { section in rows[section]!.tree.map { $0.post.key } }
+        let steps = plan.steps { section in rows[section]!.tree.map(\.key) }
         tell(steps, before: before)
     }
 
@@ -69,7 +69,7 @@ extension SectionedCollection {
             showsEmpty = false
         }
         guard !sequential.isEmpty else { return }
-        tell(order.enumerated().map { .sectionInserted($1, at: $0, keys: rows[$1]!.tree.map { $0.post.key }) },
+        tell(order.enumerated().map { .sectionInserted($1, at: $0, keys: rows[$1]!.tree.map(\.key)) },
              before: [:])
     }
 

@@ -32,7 +32,7 @@ extension SectionedCollection {
     /// The row path of `place` in the state shown. - Complexity: O(log n).
     func path(at place: Place) -> RowPath? {
         guard let s = sectionIndex(of: place.section),
-              let row = rows[place.section]?.tree.position(of: Row(post: place.post)) else { return nil }
+              let row = rows[place.section]?.tree.position(of: place.post) else { return nil }
         return RowPath(section: s, row: row)
     }
 
@@ -59,15 +59,15 @@ extension SectionedCollection {
         var placed: [Key: Place] = [:]
         placed.reserveCapacity(count)
         // Visited in order, so each section's rows come sorted.
-        var grouped: [Section: [Row]] = [:]
+        var grouped: [Section: [OrderPost]] = [:]
         forEachPosted { model, post in
             let section = sectionOf(model)
-            grouped[section, default: []].append(Row(post: post))
+            grouped[section, default: []].append(post)
             placed[post.key] = Place(section: section, post: post)
         }
-        var rows: [Section: Rows] = [:]
+        var rows: [Section: SectionRows] = [:]
         rows.reserveCapacity(grouped.count)
-        for (section, sorted) in grouped { rows[section] = Rows(sorted: sorted) }
+        for (section, sorted) in grouped { rows[section] = SectionRows(sorted: sorted) }
         return Sectioning(order: grouped.keys.sorted(by: sectionPrecedes), rows: rows, placed: placed)
     }
 
@@ -75,7 +75,7 @@ extension SectionedCollection {
     /// - Complexity: O(log n + s).
     func unplace(_ key: Key) -> (path: RowPath, sectionGone: Bool)? {
         guard let place = placed.removeValue(forKey: key), let s = sectionIndex(of: place.section),
-              let box = rows[place.section], let (row, _) = box.tree.remove(Row(post: place.post)) else { return nil }
+              let box = rows[place.section], let (row, _) = box.tree.remove(place.post) else { return nil }
         if box.tree.isEmpty {
             rows[place.section] = nil
             order.remove(at: s)
@@ -96,12 +96,12 @@ extension SectionedCollection {
     func place(_ key: Key, in section: Section, at post: OrderPost) -> (path: RowPath, sectionNew: Bool) {
         placed[key] = Place(section: section, post: post)
         if let box = rows[section] {
-            let row = box.tree.insert(Row(post: post))
+            let row = box.tree.insert(post)
             return (RowPath(section: sectionIndex(of: section)!, row: row), false)
         }
         let s = insertionIndex(of: section)
         order.insert(section, at: s)
-        rows[section] = Rows(sorted: [Row(post: post)])
+        rows[section] = SectionRows(sorted: [post])
         return (RowPath(section: s, row: 0), true)
     }
 
@@ -115,7 +115,7 @@ extension SectionedCollection {
             guard let from = forward ? entry.old : entry.new else { continue }
             placed[entry.key] = nil
             guard let box = rows[from.section] else { continue }
-            _ = box.tree.remove(Row(post: from.post))
+            _ = box.tree.remove(from.post)
             if box.tree.isEmpty { emptied.append(from.section) }
         }
         var created: [Section] = []
@@ -123,9 +123,9 @@ extension SectionedCollection {
             guard let to = forward ? entry.new : entry.old else { continue }
             placed[entry.key] = to
             if let box = rows[to.section] {
-                box.tree.insert(Row(post: to.post))
+                box.tree.insert(to.post)
             } else {
-                rows[to.section] = Rows(sorted: [Row(post: to.post)])
+                rows[to.section] = SectionRows(sorted: [to.post])
                 created.append(to.section)
             }
         }

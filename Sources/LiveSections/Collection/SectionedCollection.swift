@@ -31,21 +31,6 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     let sectionPrecedes: @Sendable (Section, Section) -> Bool
     private let titleOf: (Section) -> String
 
-    struct Row: Comparable {
-        let post: OrderPost
-        static func < (a: Row, b: Row) -> Bool { a.post < b.post }
-        static func == (a: Row, b: Row) -> Bool { a.post == b.post }
-    }
-
-    /// A section's rows, boxed so that changes happen in place (a tree kept
-    /// as a dictionary value would be copied on write).
-    final class Rows {
-        var tree: OrderStatisticTree<Row>
-        init() { tree = OrderStatisticTree<Row>(areInIncreasingOrder: { $0 < $1 }) }
-        /// The rows of `sorted`, built in bulk.
-        init(sorted: [Row]) { tree = OrderStatisticTree<Row>(sorted, areInIncreasingOrder: { $0 < $1 }) }
-    }
-
     /// Where a model is shown: its section and its order post.
     typealias Place = ShownPlace<Section>
 
@@ -53,9 +38,9 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     /// whole sectioning, made in one go (``rebuild()``, or beside a fill).
     final class Sectioning {
         let order: [Section]
-        let rows: [Section: Rows]
+        let rows: [Section: SectionRows]
         let placed: [Key: Place]
-        init(order: [Section], rows: [Section: Rows], placed: [Key: Place]) {
+        init(order: [Section], rows: [Section: SectionRows], placed: [Key: Place]) {
             self.order = order
             self.rows = rows
             self.placed = placed
@@ -64,7 +49,7 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
 
     /// Sections present, in display order.
     var order: [Section] = []
-    var rows: [Section: Rows] = [:]
+    var rows: [Section: SectionRows] = [:]
     /// Where each model is shown.
     var placed: [Key: Place] = [:]
     var sequential: [Int: (SectionedChange<Model, Section>) -> Void] = [:]
@@ -127,19 +112,19 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
 
     /// The model at a row path, as a list view is shown. - Complexity: O(log n).
     public subscript(path: RowPath) -> Model {
-        collection.model(for: rows[order[path.section]]!.tree[path.row].post.key)!
+        collection.model(for: rows[order[path.section]]!.tree[path.row].key)!
     }
 
     /// Where the model `key` is shown. - Complexity: O(log n + sections).
     public func path(of key: Key) -> RowPath? {
         guard let place = placed[key], let s = sectionIndex(of: place.section),
-              let row = rows[place.section]!.tree.position(of: Row(post: place.post)) else { return nil }
+              let row = rows[place.section]!.tree.position(of: place.post) else { return nil }
         return RowPath(section: s, row: row)
     }
 
     /// Sections with their keys, in display order. - Complexity: O(n).
     public func snapshot() -> [SectionSnapshot<Section, Key>] {
-        order.map { s in SectionSnapshot(id: s, items: rows[s]!.tree.map { $0.post.key }) }
+        order.map { s in SectionSnapshot(id: s, items: rows[s]!.tree.map(\.key)) }
     }
 
     // MARK: Observing
