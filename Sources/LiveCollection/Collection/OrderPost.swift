@@ -7,7 +7,16 @@ import LiveModel
 package struct OrderPost: Comparable {
     enum Value {
         case firebase(SortValue)
-        case custom(any Comparable)
+        /// Boxed, so that a post stays small (sections keep millions of
+        /// them in their trees) whatever the collection's sort key is.
+        case custom(CustomSortKey)
+    }
+
+    /// The sort key of a collection ordered by the models' own `Comparable`
+    /// sort key.
+    final class CustomSortKey {
+        let value: any Comparable
+        init(_ value: any Comparable) { self.value = value }
     }
 
     let value: Value
@@ -20,7 +29,8 @@ package struct OrderPost: Comparable {
         case (.firebase(let x), .firebase(let y)):
             let c = SortValue.compare(x, y)
             return c != 0 ? c < 0 : a.key < b.key
-        case (.custom(let x), .custom(let y)):
+        case (.custom(let boxX), .custom(let boxY)):
+            let x = boxX.value, y = boxY.value
             if let less = lessThan(x, y) { return less ? true : (lessThan(y, x) == true ? false : a.key < b.key) }
             return a.key < b.key
         default:
@@ -56,6 +66,6 @@ extension SortedCollection {
     private func post<B: OrderingBackend<Model>>(_ key: Key, in b: B) -> OrderPost? {
         guard let sortKey = b.sortKey(for: key) else { return nil }
         if let value = sortKey as? SortValue, b is CoreBackend<Model> { return OrderPost(value: .firebase(value), key: key) }
-        return OrderPost(value: .custom(sortKey as! any Comparable), key: key)
+        return OrderPost(value: .custom(OrderPost.CustomSortKey(sortKey as! any Comparable)), key: key)
     }
 }

@@ -99,19 +99,26 @@ extension JSONValue {
     /// - Complexity: O(length of `s`); a string with nothing to escape is
     ///   copied in one piece.
     package static func writeString(_ s: String, to out: inout [UInt8]) {
+        s.withUTF8Bytes { writeString(utf8: $0, to: &out) }
+    }
+
+    /// Appends the key `key` as a JSON string literal, from its bytes.
+    /// - Complexity: O(length of the key).
+    package static func writeKey(_ key: LiveModel.Key, to out: inout [UInt8]) {
+        key.withUTF8 { writeString(utf8: $0, to: &out) }
+    }
+
+    /// Appends the UTF-8 text `bytes` as a JSON string literal.
+    /// - Complexity: O(length of the text); text with nothing to escape is
+    ///   copied in one piece.
+    private static func writeString(utf8 bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        let plain = s.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
-                return false
-            }
+        if !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             out.append(contentsOf: bytes)
-            return true
-        }
-        if plain == true {
             out.append(UInt8(ascii: "\""))
             return
         }
-        for byte in s.utf8 {
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
             case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])

@@ -14,8 +14,25 @@ internal import CLiveCore
 ///   by UTF-16 code units (JavaScript's string order, where `"😀" < "｡"`).
 ///   Distinct keys never compare equal (`"-0" < "00"`).
 public struct Key: Sendable {
+    /// The key's UTF-8: inline up to ``KeyBytes/capacity`` bytes (a push id
+    /// fits), otherwise a string. Each key has exactly one form, chosen by
+    /// its length, so equal keys always have the same form.
+    let storage: Storage
+
+    enum Storage: Sendable {
+        case inline(KeyBytes)
+        case text(String)
+    }
+
     /// The key's text.
-    public let string: String
+    /// - Complexity: O(length of the key); a key longer than 15 bytes of
+    ///   UTF-8 is copied into a new string each time.
+    public var string: String {
+        switch storage {
+        case .inline(let bytes): return bytes.withUTF8 { String(decoding: $0, as: UTF8.self) }
+        case .text(let text): return text
+        }
+    }
 
     /// Validates a key.
     ///
@@ -35,37 +52,62 @@ public struct Key: Sendable {
         guard status == LC_OK else {
             throw KeyError(text: string, isPath: false, status: status, error: error)
         }
-        self.string = string
+        self.init(validated: string)
     }
 
     /// The key of an integer: always valid (`Key(3)` is `"3"`), and an
     /// integer key when it fits 32 bits.
     public init(_ integer: Int) {
-        self.string = String(integer)
+        self.init(validated: String(integer))
     }
 
     /// A key the C core has already validated (from a parsed document).
     package init(unchecked string: String) {
         var string = string
         string.makeContiguousUTF8()
-        self.string = string
+        self.init(validated: string)
     }
 
     /// A key from validated UTF-8 bytes borrowed from the C core.
     package init(uncheckedUTF8 pointer: UnsafePointer<CChar>?, count: Int) {
-        self.string = String(utf8: pointer, count: count)
+        if let pointer, count <= KeyBytes.capacity {
+            storage = .inline(KeyBytes(UnsafeRawBufferPointer(start: pointer, count: count)))
+        } else {
+            storage = .text(String(utf8: pointer, count: count))
+        }
+    }
+
+    private init(validated string: String) {
+        storage = string.withUTF8Bytes { bytes in
+            bytes.count <= KeyBytes.capacity ? .inline(KeyBytes(UnsafeRawBufferPointer(bytes))) : .text(string)
+        }
+    }
+
+    /// Runs `body` over the key's UTF-8 bytes, without copying them into a
+    /// string.
+    @inline(__always)
+    package func withUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        switch storage {
+        case .inline(let bytes): return try bytes.withUTF8(body)
+        case .text(let text): return try text.withUTF8Bytes { try body($0) }
+        }
     }
 
     /// The value of an integer key (see the type's documentation), or `nil`.
     public var integerValue: Int32? {
-        string.withUTF8Bytes { bytes in
+        withUTF8 { bytes in
             var value: Int32 = 0
             return lc_key_integer(bytes.cChars, bytes.count, &value) ? value : nil
         }
     }
 
     /// Length of the key in bytes of UTF-8.
-    public var utf8Count: Int { string.utf8.count }
+    public var utf8Count: Int {
+        switch storage {
+        case .inline(let bytes): return Int(bytes.count)
+        case .text(let text): return text.utf8.count
+        }
+    }
 }
 
 extension Key: ExpressibleByStringLiteral {
@@ -87,11 +129,18 @@ extension Key: Hashable {
     /// Equality by exact code units: `"é" != "e\u{301}"`.
     /// - Complexity: O(length of the shorter key).
     public static func == (lhs: Key, rhs: Key) -> Bool {
-        lhs.string.utf8.count == rhs.string.utf8.count && lhs.string.utf8.elementsEqual(rhs.string.utf8)
+        switch (lhs.storage, rhs.storage) {
+        case (.inline(let a), .inline(let b)): return a == b
+        case (.text(let a), .text(let b)): return a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
+        default: return false  // lengths differ
+        }
     }
 
     public func hash(into hasher: inout Hasher) {
-        string.withUTF8Bytes { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        switch storage {
+        case .inline(let bytes): bytes.hash(into: &hasher)
+        case .text(let text): text.withUTF8Bytes { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        }
     }
 }
 
@@ -105,8 +154,8 @@ extension Key: Comparable {
     /// Three-way Firebase key comparison: negative, zero (only for equal
     /// keys) or positive.
     package static func compare(_ lhs: Key, _ rhs: Key) -> Int {
-        lhs.string.withUTF8Bytes { a in
-            rhs.string.withUTF8Bytes { b in
+        lhs.withUTF8 { a in
+            rhs.withUTF8 { b in
                 Int(lc_key_compare(a.cChars, a.count, b.cChars, b.count))
             }
         }

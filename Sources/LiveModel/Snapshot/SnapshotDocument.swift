@@ -90,7 +90,7 @@ final class SnapshotDocument: @unchecked Sendable {
     /// The index of the child whose key is `key`, or `nil`.
     /// - Complexity: O(number of children): a scan.
     func index(of key: Key) -> Int? {
-        key.string.withUTF8Bytes { wanted -> Int? in
+        key.withUTF8 { wanted -> Int? in
             for i in 0..<count {
                 var length = 0
                 guard let bytes = lc_doc_key(pointer, i, &length), length == wanted.count else { continue }

@@ -87,7 +87,7 @@ extension DataNode {
         out.append(UInt8(ascii: "{"))
         for (key, child) in members {
             if out.count > start + 1 { out.append(UInt8(ascii: ",")) }
-            JSONValue.writeString(key.string, to: &out)
+            JSONValue.writeKey(key, to: &out)
             out.append(UInt8(ascii: ":"))
             child.write(to: &out, export: export)
         }
@@ -131,7 +131,7 @@ extension DataNode {
     /// The array index a key stands for: a non-negative integer key written
     /// without sign or leading zero.
     static func arrayIndex(_ key: Key) -> Int? {
-        guard let first = key.string.utf8.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9"),
+        guard let first = key.withUTF8({ $0.first }), first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9"),
               first != UInt8(ascii: "0") || key.utf8Count == 1,
               let value = key.integerValue
         else { return nil }
