@@ -84,7 +84,7 @@ final class Journal {
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw StoreError(status: 500, message: "Cannot write \(temporary): \(Self.errnoText())") }
         defer { posixClose(fd) }
-        try Self.writeAll(fd, Array(store.root.json(export: true).jsonText().utf8), to: temporary)
+        try Self.writeAll(fd, store.root.jsonBytes(export: true), to: temporary)
         guard fsync(fd) == 0 else { throw StoreError(status: 500, message: "Cannot sync \(temporary): \(Self.errnoText())") }
         guard rename(temporary, file) == 0 else {
             throw StoreError(status: 500, message: "Cannot replace \(file): \(Self.errnoText())")

@@ -113,10 +113,13 @@ final class ServerCore: @unchecked Sendable {
         lock.withLock { for listener in listeners.values { listener.sendControl(.keepAlive) } }
     }
 
-    /// Folds the journal into the snapshot (on shutdown).
+    /// Folds the journal into the snapshot (on shutdown). An empty journal
+    /// leaves the snapshot as it is: it already holds the data, and a large
+    /// file is not written again for nothing.
     func compact() {
         lock.withLock {
-            do throws(StoreError) { try journal?.compact(store) } catch { logger.error("\(error.message)") }
+            guard let journal, journal.journalBytes > 0 else { return }
+            do throws(StoreError) { try journal.compact(store) } catch { logger.error("\(error.message)") }
         }
     }
 }

@@ -127,6 +127,27 @@ struct PersistenceTests {
         }
     }
 
+    @Test("shutting down without writes leaves the data file untouched; after a write it holds the new snapshot")
+    func shutdownCompactsOnlyWrites() async throws {
+        let file = Self.temporaryFile()
+        defer { for suffix in ["", ".journal", ".tmp"] { try? FileManager.default.removeItem(atPath: file + suffix) } }
+        // Plain JSON with spacing and a null: the server would write it back
+        // compact and without the null.
+        let original = #"{ "seed": {"a": 1, "gone": null} }"#
+        try original.write(toFile: file, atomically: true, encoding: .utf8)
+        try await withServer({ $0.dataFile = file }) { server in
+            let read = try await request(server.port, "GET", "/seed.json")
+            #expect(read.json == json(#"{"a": 1}"#))
+        }
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == original)
+        try await withServer({ $0.dataFile = file }) { server in
+            _ = try await request(server.port, "PUT", "/seed/b.json", body: "2")
+        }
+        let saved = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(try JSONValue(parsingUTF8: Array(saved.utf8)) == json(#"{"seed": {"a": 1, "b": 2}}"#))
+        #expect(try String(contentsOfFile: file + ".journal", encoding: .utf8).isEmpty)
+    }
+
     @Test("a data file that is not JSON stops the server from starting, with a clear error")
     func corruptFile() async throws {
         let file = Self.temporaryFile()
