@@ -76,6 +76,7 @@ public final class CollectionFeed<Source: ModelDataSource> {
         generations.reserveCapacity(children.count)
         sortValues.reserveCapacity(children.count)
         prepared.reserveCapacity(children.count)
+        latest.reserveCapacity(latest.count + children.count)
         var waits: [Task<Void, Never>] = []
         for child in children {
             guard let key = child.key else { continue }

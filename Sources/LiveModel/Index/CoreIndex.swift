@@ -139,8 +139,7 @@ package final class CoreIndex {
 extension Key {
     /// Runs `body` with the key's UTF-8 bytes.
     func withKeyBytes<R>(_ body: (UnsafePointer<CChar>, Int) -> R) -> R {
-        var s = string
-        return s.withUTF8 { buf in
+        withUTF8 { buf in
             buf.withMemoryRebound(to: CChar.self) { body($0.baseAddress!, $0.count) } // keys are never empty
         }
     }

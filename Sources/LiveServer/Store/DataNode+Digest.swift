@@ -28,7 +28,7 @@ extension DataNode {
         hasher.byte(0x43)  // "C"
         hasher.integer(UInt64(children.count))
         for key in children.keys.sorted() {
-            hasher.string(key.string)
+            key.withUTF8 { hasher.utf8($0) }
             children[key]!.hash(into: &hasher)
         }
     }
@@ -68,5 +68,12 @@ struct FNV1aHasher {
     mutating func string(_ string: String) {
         integer(UInt64(string.utf8.count))
         for b in string.utf8 { byte(b) }
+    }
+
+    /// The length of `bytes`, then the bytes: the same as ``string(_:)``
+    /// for the string of these UTF-8 bytes.
+    mutating func utf8(_ bytes: UnsafeBufferPointer<UInt8>) {
+        integer(UInt64(bytes.count))
+        for b in bytes { byte(b) }
     }
 }
