@@ -1,4 +1,4 @@
-/* test_index_load.c — building the index in bulk from a document's children. */
+/* test_index_load.c — building the index in bulk from a document's children or from entries. */
 #include <string.h>
 
 #include "lc_doc.h"
@@ -69,9 +69,71 @@ static void test_index_build_arguments(lc_test *t) {
     lc_index_free(ix);
 }
 
+/* Entries in any order: Firebase order, entry i at id i, strings copied. */
+static void test_index_build_entries(lc_test *t) {
+    char text[] = "x";
+    const lc_entry entries[] = {
+        {"b", 1, lc_value_number(2)},     {"10", 2, lc_value_number(2)}, {"a", 1, lc_value_number(1)},
+        {"9", 1, lc_value_number(2)},     {"c", 1, lc_value_null()},     {"s", 1, lc_value_string(text, 1)},
+        {"-1", 2, lc_value_bool(1)},
+    };
+    lc_index *ix = lc_index_new();
+    REQUIRE(t, ix != NULL);
+    lc_value one = lc_value_number(1);
+    CHECK(t, lc_index_insert(ix, "old", 3, &one, NULL, NULL) == LC_OK);
+    CHECK(t, lc_index_build(ix, entries, 7) == LC_OK);
+    text[0] = 'y'; /* the index holds its own copy */
+    const char *expected[] = {"c", "-1", "a", "9", "10", "b", "s"};
+    const uint32_t ids[] = {4, 6, 2, 3, 1, 0, 5};
+    CHECK(t, lc_index_count(ix) == 7);
+    lc_index_iter it;
+    REQUIRE(t, lc_index_iter_init(ix, 0, &it) == LC_OK);
+    const char *key;
+    size_t len;
+    uint32_t id;
+    lc_value v;
+    for (size_t i = 0; lc_index_iter_next(&it, &key, &len, &v, &id); i++) {
+        REQUIRE(t, i < 7);
+        CHECK(t, len == strlen(expected[i]) && !memcmp(key, expected[i], len), "position %zu", i);
+        CHECK(t, id == ids[i], "position %zu: id %u", i, (unsigned)id);
+        if (i == 6) CHECK(t, v.tag == LC_SORT_STRING && v.len == 1 && v.str[0] == 'x');
+    }
+    CHECK(t, lc_index_find(ix, "old", 3, NULL, NULL) == LC_ERR_NOT_FOUND);
+    lc_error err;
+    CHECK(t, lc_index_check(ix, &err) == LC_OK, "%s", err.text);
+    CHECK(t, lc_index_build(ix, NULL, 0) == LC_OK && lc_index_count(ix) == 0);
+    CHECK(t, lc_index_check(ix, &err) == LC_OK, "%s", err.text);
+    lc_index_free(ix);
+}
+
+/* A key twice, an invalid key or value, bad arguments: an error, nothing changed. */
+static void test_index_build_entries_refused(lc_test *t) {
+    lc_index *ix = lc_index_new();
+    REQUIRE(t, ix != NULL);
+    lc_value one = lc_value_number(1);
+    CHECK(t, lc_index_insert(ix, "old", 3, &one, NULL, NULL) == LC_OK);
+    const lc_entry twice[] = {{"a", 1, one}, {"b", 1, one}, {"a", 1, one}};
+    CHECK(t, lc_index_build(ix, twice, 3) == LC_ERR_DUPLICATE_KEY);
+    const lc_entry bad_key[] = {{"a", 1, one}, {"a/b", 3, one}};
+    CHECK(t, lc_index_build(ix, bad_key, 2) != LC_OK);
+    lc_value nan = lc_value_number(0.0 / 0.0);
+    const lc_entry bad_value[] = {{"a", 1, nan}};
+    CHECK(t, lc_index_build(ix, bad_value, 1) == LC_ERR_ARGUMENT);
+    const lc_entry null_key[] = {{NULL, 2, one}};
+    CHECK(t, lc_index_build(ix, null_key, 1) == LC_ERR_ARGUMENT);
+    CHECK(t, lc_index_build(ix, NULL, 1) == LC_ERR_ARGUMENT);
+    CHECK(t, lc_index_build(NULL, twice, 0) == LC_ERR_ARGUMENT);
+    CHECK(t, lc_index_count(ix) == 1 && lc_index_find(ix, "old", 3, NULL, NULL) == LC_OK);
+    lc_error err;
+    CHECK(t, lc_index_check(ix, &err) == LC_OK, "%s", err.text);
+    lc_index_free(ix);
+}
+
 LC_TEST_TABLE(index_load_tests) = {
     {"index_build_from_doc", test_index_build_from_doc},
     {"index_build_key_twice", test_index_build_key_twice},
     {"index_build_arguments", test_index_build_arguments},
+    {"index_build_entries", test_index_build_entries},
+    {"index_build_entries_refused", test_index_build_entries_refused},
     LC_TEST_END,
 };

@@ -155,6 +155,24 @@ size_t lc_index_upper_bound(const lc_index *index, const lc_value *v,
  */
 lc_status lc_index_build_from_doc(lc_index *index, const lc_doc *doc);
 
+/** One entry of a bulk build: a key and its sort value, borrowed for the call. */
+typedef struct lc_entry {
+    const char *key;
+    size_t key_len;
+    lc_value value;
+} lc_entry;
+
+/**
+ * Replaces the whole content by the n entries (any order), sorting them in
+ * bulk: entries[i] gets entry id i. Every key and value is checked first:
+ * LC_ERR_ARGUMENT for a NULL index, NULL entries with n > 0 or an invalid
+ * value, the key's own error for an invalid key, LC_ERR_DUPLICATE_KEY when
+ * a key is given twice; on any error the index is unchanged. The index does
+ * not keep the entries (keys and values are copied).
+ * - Complexity: O(n log n) comparisons, no per-entry allocation.
+ */
+lc_status lc_index_build(lc_index *index, const lc_entry *entries, size_t n);
+
 /** Removes every entry and returns the memory. LC_ERR_NOMEM (nothing changed)
  *  if the new empty root cannot be allocated. - Complexity: O(chunks). */
 lc_status lc_index_clear(lc_index *index);

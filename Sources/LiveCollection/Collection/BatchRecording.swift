@@ -68,7 +68,34 @@ extension SortedCollection {
     /// - Complexity: O(n log n).
     func fill(_ models: [(model: Model, sortValue: SortValue?)]) {
         precondition(isEmpty && recording == nil, "fill needs an empty collection outside a batch")
+        if let core = backend as? CoreBackend<Model>, fillInBulk(models, core) { return }
         fill(models, in: backend)
+    }
+
+    /// Fills the empty C index in one bulk build, as ``fill(_:)`` describes.
+    /// - Returns: false, having changed and told nothing, when two models
+    ///   share an identifier (the fill then goes model by model, so that the
+    ///   last one wins).
+    private func fillInBulk(_ models: [(model: Model, sortValue: SortValue?)], _ core: CoreBackend<Model>) -> Bool {
+        var keys: [Key] = [], values: [SortValue] = [], kept: [Model?] = []
+        keys.reserveCapacity(models.count)
+        values.reserveCapacity(models.count)
+        kept.reserveCapacity(models.count)
+        var failures: [(key: Key, error: any Error)] = []
+        for (model, sortValue) in models {
+            do {
+                values.append(try core.sortKey(of: model, hint: sortValue))
+                keys.append(model.identifier)
+                kept.append(model)
+            } catch {
+                failures.append((model.identifier, error))
+            }
+        }
+        guard core.build(keys: keys, values: values, models: kept) else { return false }
+        for failure in failures { notifyFailure(failure.key, failure.error) }
+        if core.count > 0 { notifyGrouped(fillUpdate(core)) }
+        validate()
+        return true
     }
 
     private func fill<B: OrderingBackend<Model>>(_ models: [(model: Model, sortValue: SortValue?)], in b: B) {

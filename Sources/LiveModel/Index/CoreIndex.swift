@@ -56,6 +56,45 @@ package final class CoreIndex {
         return status == LC_OK
     }
 
+    /// Replaces the content by the entries `(keys[i], values[i])` in bulk:
+    /// entry `i` gets id `i`. The arrays have the same length.
+    /// - Returns: false, changing nothing, when a key is given twice.
+    /// - Complexity: O(n log n) comparisons for n entries, without a
+    ///   per-entry allocation in the index.
+    package func build(keys: [Key], values: [SortValue]) -> Bool {
+        precondition(keys.count == values.count, "CoreIndex.build: as many values as keys")
+        // The bytes of every key and string value, one after another, so
+        // that the entries can point at them during the call.
+        var bytes: [UInt8] = []
+        var spans: [(key: Int, keyCount: Int, value: Int, valueCount: Int)] = []
+        spans.reserveCapacity(keys.count)
+        for (key, value) in zip(keys, values) {
+            let keyStart = bytes.count
+            key.withUTF8 { bytes.append(contentsOf: $0) }
+            let valueStart = bytes.count
+            if case .string(let text) = value { text.withUTF8Bytes { bytes.append(contentsOf: $0) } }
+            spans.append((keyStart, valueStart - keyStart, valueStart, bytes.count - valueStart))
+        }
+        let status = bytes.withUnsafeBufferPointer { buffer -> lc_status in
+            let base = buffer.cChars
+            var items: [lc_entry] = []
+            items.reserveCapacity(keys.count)
+            for (span, value) in zip(spans, values) {
+                let core: lc_value
+                switch value {
+                case .string: core = lc_value_string(base.map { $0 + span.value }, span.valueCount)
+                case .number(let d) where !d.isFinite: core = lc_value_null()
+                default: core = value.withCoreValue { $0 }
+                }
+                items.append(lc_entry(key: base.map { $0 + span.key }, key_len: span.keyCount, value: core))
+            }
+            return lc_index_build(raw, items, items.count)
+        }
+        if status == LC_ERR_DUPLICATE_KEY { return false }
+        check(status, "build")
+        return true
+    }
+
     /// Position and id of a key. - Complexity: O(log n).
     package func find(_ key: Key) -> (position: Int, id: UInt32)? {
         var position = 0, id: UInt32 = 0
