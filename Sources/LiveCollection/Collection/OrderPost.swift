@@ -54,7 +54,7 @@ extension SortedCollection {
     /// - Complexity: O(n) in Firebase order (no lookup by key), O(n log n) otherwise.
     package func forEachPosted(_ body: (Model, OrderPost) -> Void) {
         if let core = backend as? CoreBackend<Model> {
-            core.forEachEntry { model, key, value in body(model, OrderPost(value: .firebase(value), key: key)) }
+            core.forEachPosted(body)
             return
         }
         backend.forEach(from: 0) { model in

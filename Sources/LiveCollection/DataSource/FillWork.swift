@@ -37,7 +37,7 @@ extension PreparedFill {
     /// Calls `body` with each model and its order post, in order.
     /// - Complexity: O(n), with no lookup by key.
     package func forEachPosted(_ body: (Model, OrderPost) -> Void) {
-        backend.forEachEntry { model, key, value in body(model, OrderPost(value: .firebase(value), key: key)) }
+        backend.forEachPosted(body)
     }
 }
 

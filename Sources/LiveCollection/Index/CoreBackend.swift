@@ -64,6 +64,12 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
         }
     }
 
+    /// Calls `body` with each model and its order post, in order.
+    /// - Complexity: O(n), with no lookup by key.
+    func forEachPosted(_ body: (Model, OrderPost) -> Void) {
+        forEachEntry { model, key, value in body(model, OrderPost(value: .firebase(value), key: key)) }
+    }
+
     /// Orders every child of `value` in bulk, child `i` at entry id `i`,
     /// when `value` is a whole parsed document ordered under ``order`` and
     /// the backend is empty; models are then set with ``setBuilt(_:key:id:)``
