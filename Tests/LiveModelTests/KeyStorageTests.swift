@@ -58,9 +58,9 @@ struct KeyStorageTests {
     func integers() throws {
         #expect(Key(Int(Int64.min)).string == "-9223372036854775808")
         #expect(Key(Int(Int64.min)).integerValue == nil)
-        #expect(try Key("-2147483648").integerValue == Int32.min)
-        #expect(try Key("00000000000000000000007").integerValue == 7)  // 23 bytes: a string
-        #expect(try Key("0000000000000000007").integerValue == 7)  // 19 bytes: inline
+        #expect(Key("-2147483648").integerValue == Int32.min)
+        #expect(Key("00000000000000000000007").integerValue == 7)  // 23 bytes: a string
+        #expect(Key("0000000000000000007").integerValue == 7)  // 19 bytes: inline
     }
 
     @Test("random keys: equality, hashing, order, text and JSON agree across both forms")
