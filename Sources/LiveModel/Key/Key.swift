@@ -70,7 +70,7 @@ public struct Key: Sendable {
 
     /// A key from validated UTF-8 bytes borrowed from the C core.
     package init(uncheckedUTF8 pointer: UnsafePointer<CChar>?, count: Int) {
-        if let pointer, count <= KeyBytes.capacity {
+        if count <= KeyBytes.capacity {
             storage = .inline(KeyBytes(UnsafeRawBufferPointer(start: pointer, count: count)))
         } else {
             storage = .text(String(utf8: pointer, count: count))

@@ -10,9 +10,6 @@ import LiveCollection
 final class SectionRows {
     var tree: OrderStatisticTree<OrderPost>
 
-    /// No rows.
-    init() { tree = OrderStatisticTree<OrderPost>(areInIncreasingOrder: { $0 < $1 }) }
-
     /// The rows of `sorted`, built in bulk.
     /// - Complexity: O(n).
     init(sorted: [OrderPost]) { tree = OrderStatisticTree<OrderPost>(sorted, areInIncreasingOrder: { $0 < $1 }) }
