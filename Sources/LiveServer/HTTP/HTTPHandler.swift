@@ -17,10 +17,27 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var body: [UInt8] = []
     private var tooLarge = false
     private var streamID: Int?
+    /// How many reads are being handled (a response can deliver the next
+    /// pipelined request inside its own write).
+    private var reading = 0
+    /// Whether responses were written and not yet flushed: responses to the
+    /// requests of one read go out together when the read completes, so
+    /// that pipelined requests are answered with one write, not one each.
+    private var unflushed = false
 
     init(core: ServerCore) { self.core = core }
 
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if unflushed {
+            unflushed = false
+            context.flush()
+        }
+        context.fireChannelReadComplete()
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        reading += 1
+        defer { reading -= 1 }
         switch unwrapInboundIn(data) {
         case .head(let head):
             self.head = head
@@ -105,10 +122,18 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             buffer.writeBytes(response.body)
             context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
         }
-        let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
         if close {
+            unflushed = false
             let channel = context.channel
-            written.whenComplete { _ in channel.close(promise: nil) }
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+            return
+        }
+        context.write(wrapOutboundOut(.end(nil)), promise: nil)
+        unflushed = true
+        // Outside a read (an answer made off the loop), nothing else will flush it.
+        if reading == 0 {
+            unflushed = false
+            context.flush()
         }
     }
 
