@@ -13,28 +13,42 @@ static lc_doc *parse_by_s(const char *json) {
     return lc_doc_parse(json, strlen(json), &o, &d, &e) == LC_OK ? d : NULL;
 }
 
-/* The order, and entry ids equal to the children's indices in the document. */
-static void test_index_build_from_doc(lc_test *t) {
-    lc_doc *d = parse_by_s("{\"b\":{\"s\":2},\"10\":{\"s\":2},\"a\":{\"s\":1},\"9\":{\"s\":2},\"c\":\"x\"}");
-    REQUIRE(t, d != NULL);
+/* An index holding one entry, "old" (valued 1), which a build replaces; NULL
+ * if it cannot be made. */
+static lc_index *index_with_old(lc_test *t) {
     lc_index *ix = lc_index_new();
-    REQUIRE(t, ix != NULL);
+    if (!ix) return NULL;
     lc_value one = lc_value_number(1);
     CHECK(t, lc_index_insert(ix, "old", 3, &one, NULL, NULL) == LC_OK);
-    CHECK(t, lc_index_build_from_doc(ix, d) == LC_OK);
-    const char *expected[] = {"c", "a", "9", "10", "b"};
-    const uint32_t ids[] = {4, 2, 3, 1, 0};
-    CHECK(t, lc_index_count(ix) == 5);
+    return ix;
+}
+
+/* The index holds exactly the keys `expected`, in that order, with entry ids `ids`. */
+static void check_order(lc_test *t, const lc_index *ix, const char *const *expected, const uint32_t *ids,
+                        size_t n) {
+    CHECK(t, lc_index_count(ix) == n);
     lc_index_iter it;
     REQUIRE(t, lc_index_iter_init(ix, 0, &it) == LC_OK);
     const char *key;
     size_t len;
     uint32_t id;
     for (size_t i = 0; lc_index_iter_next(&it, &key, &len, NULL, &id); i++) {
-        REQUIRE(t, i < 5);
+        REQUIRE(t, i < n);
         CHECK(t, len == strlen(expected[i]) && !memcmp(key, expected[i], len), "position %zu", i);
         CHECK(t, id == ids[i], "position %zu: id %u", i, (unsigned)id);
     }
+}
+
+/* The order, and entry ids equal to the children's indices in the document. */
+static void test_index_build_from_doc(lc_test *t) {
+    lc_doc *d = parse_by_s("{\"b\":{\"s\":2},\"10\":{\"s\":2},\"a\":{\"s\":1},\"9\":{\"s\":2},\"c\":\"x\"}");
+    REQUIRE(t, d != NULL);
+    lc_index *ix = index_with_old(t);
+    REQUIRE(t, ix != NULL);
+    CHECK(t, lc_index_build_from_doc(ix, d) == LC_OK);
+    const char *expected[] = {"c", "a", "9", "10", "b"};
+    const uint32_t ids[] = {4, 2, 3, 1, 0};
+    check_order(t, ix, expected, ids, 5);
     size_t position;
     CHECK(t, lc_index_find(ix, "old", 3, &position, NULL) == LC_ERR_NOT_FOUND);
     lc_error err;
@@ -59,10 +73,8 @@ static void test_index_build_key_twice(lc_test *t) {
 
 /* Bad arguments: an error and nothing changed. */
 static void test_index_build_arguments(lc_test *t) {
-    lc_index *ix = lc_index_new();
+    lc_index *ix = index_with_old(t);
     REQUIRE(t, ix != NULL);
-    lc_value one = lc_value_number(1);
-    CHECK(t, lc_index_insert(ix, "old", 3, &one, NULL, NULL) == LC_OK);
     CHECK(t, lc_index_build_from_doc(NULL, NULL) == LC_ERR_ARGUMENT);
     CHECK(t, lc_index_build_from_doc(ix, NULL) == LC_ERR_ARGUMENT);
     CHECK(t, lc_index_count(ix) == 1 && lc_index_find(ix, "old", 3, NULL, NULL) == LC_OK);
@@ -77,27 +89,16 @@ static void test_index_build_entries(lc_test *t) {
         {"9", 1, lc_value_number(2)},     {"c", 1, lc_value_null()},     {"s", 1, lc_value_string(text, 1)},
         {"-1", 2, lc_value_bool(1)},
     };
-    lc_index *ix = lc_index_new();
+    lc_index *ix = index_with_old(t);
     REQUIRE(t, ix != NULL);
-    lc_value one = lc_value_number(1);
-    CHECK(t, lc_index_insert(ix, "old", 3, &one, NULL, NULL) == LC_OK);
     CHECK(t, lc_index_build(ix, entries, 7) == LC_OK);
     text[0] = 'y'; /* the index holds its own copy */
     const char *expected[] = {"c", "-1", "a", "9", "10", "b", "s"};
     const uint32_t ids[] = {4, 6, 2, 3, 1, 0, 5};
-    CHECK(t, lc_index_count(ix) == 7);
-    lc_index_iter it;
-    REQUIRE(t, lc_index_iter_init(ix, 0, &it) == LC_OK);
-    const char *key;
-    size_t len;
-    uint32_t id;
+    check_order(t, ix, expected, ids, 7);
     lc_value v;
-    for (size_t i = 0; lc_index_iter_next(&it, &key, &len, &v, &id); i++) {
-        REQUIRE(t, i < 7);
-        CHECK(t, len == strlen(expected[i]) && !memcmp(key, expected[i], len), "position %zu", i);
-        CHECK(t, id == ids[i], "position %zu: id %u", i, (unsigned)id);
-        if (i == 6) CHECK(t, v.tag == LC_SORT_STRING && v.len == 1 && v.str[0] == 'x');
-    }
+    CHECK(t, lc_index_at(ix, 6, NULL, NULL, &v, NULL) == LC_OK);
+    CHECK(t, v.tag == LC_SORT_STRING && v.len == 1 && v.str[0] == 'x');
     CHECK(t, lc_index_find(ix, "old", 3, NULL, NULL) == LC_ERR_NOT_FOUND);
     lc_error err;
     CHECK(t, lc_index_check(ix, &err) == LC_OK, "%s", err.text);
@@ -108,10 +109,9 @@ static void test_index_build_entries(lc_test *t) {
 
 /* A key twice, an invalid key or value, bad arguments: an error, nothing changed. */
 static void test_index_build_entries_refused(lc_test *t) {
-    lc_index *ix = lc_index_new();
+    lc_index *ix = index_with_old(t);
     REQUIRE(t, ix != NULL);
     lc_value one = lc_value_number(1);
-    CHECK(t, lc_index_insert(ix, "old", 3, &one, NULL, NULL) == LC_OK);
     const lc_entry twice[] = {{"a", 1, one}, {"b", 1, one}, {"a", 1, one}};
     CHECK(t, lc_index_build(ix, twice, 3) == LC_ERR_DUPLICATE_KEY);
     const lc_entry bad_key[] = {{"a", 1, one}, {"a/b", 3, one}};
