@@ -83,8 +83,7 @@ package final class CoreIndex {
                 let core: lc_value
                 switch value {
                 case .string: core = lc_value_string(base.map { $0 + span.value }, span.valueCount)
-                case .number(let d) where !d.isFinite: core = lc_value_null()
-                default: core = value.withCoreValue { $0 }
+                default: core = value.withSafeCoreValue { $0 }  // no string: nothing borrowed
                 }
                 items.append(lc_entry(key: base.map { $0 + span.key }, key_len: span.keyCount, value: core))
             }
