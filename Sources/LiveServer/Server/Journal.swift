@@ -40,8 +40,7 @@ final class Journal {
         var store = Store()
         if let bytes = Self.read(file) {
             do {
-                let json = try JSONValue(parsingUTF8: bytes)
-                store = Store(root: try DataNode(json: json))
+                store = Store(root: try DataNode.reading(snapshot: bytes))
             } catch let error as StoreError {
                 throw StoreError(status: 500, message: "The data file \(file) is not valid: \(error.message)")
             } catch {

@@ -25,6 +25,7 @@ extension DataNode {
             hashPrimitive(leaf, into: &hasher)
             return
         }
+        let children = self.children
         hasher.byte(0x43)  // "C"
         hasher.integer(UInt64(children.count))
         for key in children.keys.sorted() {

@@ -17,6 +17,7 @@ extension DataNode {
     /// equivalence stay apart.
     /// - Complexity: O(size of the node).
     public func json(export: Bool = false) -> JSONValue {
+        let children = self.children
         if let leaf {
             if export, let priority {
                 return .object([".value": leaf, ".priority": priority.jsonValue])
@@ -24,7 +25,7 @@ extension DataNode {
             return leaf
         }
         if children.isEmpty { return .null }
-        if !export, let length = arrayLength {
+        if !export, let length = DataNode.arrayLength(of: children) {
             var elements = [JSONValue](repeating: .null, count: length)
             for (key, child) in children {
                 // Every key is an index below `length` (see arrayLength).
@@ -54,6 +55,10 @@ extension DataNode {
 
     /// Appends the JSON text of ``json(export:)`` to `out`.
     func write(to out: inout [UInt8], export: Bool) {
+        if case .packed(let packed) = content, priority == nil {
+            return packed.write(to: &out)  // plain text is what this function writes
+        }
+        let children = self.children
         if let leaf {
             guard export, let priority else { return leaf.write(to: &out, sortedKeys: false) }
             out.append(contentsOf: #"{".value":"#.utf8)
@@ -64,7 +69,7 @@ extension DataNode {
             return
         }
         if children.isEmpty { return out.append(contentsOf: "null".utf8) }
-        if !export, let length = arrayLength {
+        if !export, let length = DataNode.arrayLength(of: children) {
             var elements = [DataNode?](repeating: nil, count: length)
             for (key, child) in children { elements[Int(key.integerValue!)] = child }
             out.append(UInt8(ascii: "["))
@@ -108,6 +113,7 @@ extension DataNode {
     /// - Complexity: O(number of children).
     public func shallowJSON() -> JSONValue {
         if let leaf { return leaf }
+        let children = self.children
         if children.isEmpty { return .null }
         var members = JSONObject()
         members.reserveCapacity(children.count)
@@ -117,9 +123,9 @@ extension DataNode {
         return .object(members)
     }
 
-    /// The length of the array these children render as, or `nil` when
-    /// they render as an object (see ``json(export:)``).
-    var arrayLength: Int? {
+    /// The length of the array `children` render as, or `nil` when they
+    /// render as an object (see ``json(export:)``).
+    static func arrayLength(of children: [Key: DataNode]) -> Int? {
         var largest = -1
         for key in children.keys {
             guard let index = DataNode.arrayIndex(key) else { return nil }

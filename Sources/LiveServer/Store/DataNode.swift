@@ -10,23 +10,55 @@ import LiveModel
 ///
 /// Children are keyed by ``Key``, so two keys that differ only by Unicode
 /// canonical equivalence stay two children, as they do on the server.
-public struct DataNode: Sendable, Equatable {
+///
+/// A node read from a data file may still be kept as the file's text (see
+/// ``reading(snapshot:packLimit:)``) until it is written over; this is not
+/// observable, except in the cost of reading it: ``children`` and
+/// ``child(_:)`` then walk the text.
+public struct DataNode: Sendable {
+    /// What a node holds.
+    enum Content: Sendable {
+        /// No value.
+        case empty
+        /// A boolean, a number or a string.
+        case leaf(JSONValue)
+        /// At least one child, none of them empty.
+        case children([Key: DataNode])
+        /// A leaf or children still kept as the text they were read from.
+        case packed(PackedJSON)
+    }
+
+    private(set) var content: Content
+
     /// The primitive value (`.bool`, `.number` or `.string`), or `nil` for a
     /// node with children or an empty node.
-    public private(set) var leaf: JSONValue?
+    public var leaf: JSONValue? {
+        switch content {
+        case .leaf(let value): value
+        case .packed(let packed): packed.leaf
+        case .empty, .children: nil
+        }
+    }
 
     /// The children; empty for a leaf or an empty node. No child is empty.
-    public private(set) var children: [Key: DataNode]
+    /// - Complexity: O(1), or O(size of the node) for a node still kept as
+    ///   the text of the data file the server started from.
+    public var children: [Key: DataNode] {
+        switch content {
+        case .children(let children): children
+        case .packed(let packed): packed.children
+        case .empty, .leaf: [:]
+        }
+    }
 
     /// The priority; always `nil` for an empty node.
     public internal(set) var priority: Priority?
 
     /// No value: what every absent location holds.
-    public static let empty = DataNode(leaf: nil, children: [:], priority: nil)
+    public static let empty = DataNode(content: .empty, priority: nil)
 
-    private init(leaf: JSONValue?, children: [Key: DataNode], priority: Priority?) {
-        self.leaf = leaf
-        self.children = children
+    private init(content: Content, priority: Priority?) {
+        self.content = content
         self.priority = priority
     }
 
@@ -34,7 +66,7 @@ public struct DataNode: Sendable, Equatable {
     init(primitive value: JSONValue, priority: Priority? = nil) {
         switch value {
         case .bool, .number, .string:
-            self.init(leaf: value, children: [:], priority: priority)
+            self.init(content: .leaf(value), priority: priority)
         case .null, .array, .object:
             preconditionFailure("a leaf holds a primitive, not \(value)")
         }
@@ -43,19 +75,42 @@ public struct DataNode: Sendable, Equatable {
     /// A node of these children, none of them empty; ``empty`` (without the
     /// priority) when there are none.
     init(nonEmptyChildren children: [Key: DataNode], priority: Priority? = nil) {
-        self.init(leaf: nil, children: children, priority: children.isEmpty ? nil : priority)
+        if children.isEmpty {
+            self.init(content: .empty, priority: nil)
+        } else {
+            self.init(content: .children(children), priority: priority)
+        }
+    }
+
+    /// A node of plain text (see ``PackedJSON``), without a priority.
+    init(packed: PackedJSON) {
+        self.init(content: .packed(packed), priority: nil)
     }
 
     /// Whether there is no value here.
-    public var isEmpty: Bool { leaf == nil && children.isEmpty }
+    public var isEmpty: Bool {
+        if case .empty = content { return true }
+        return false
+    }
 
     /// Whether this node has at least one child.
-    public var hasChildren: Bool { !children.isEmpty }
+    public var hasChildren: Bool {
+        switch content {
+        case .children: true
+        case .packed(let packed): packed.isObject
+        case .empty, .leaf: false
+        }
+    }
 
     /// The child at `key`, or ``empty`` when absent (always for a leaf).
-    /// - Complexity: O(1) on average.
+    /// - Complexity: O(1) on average; O(size of the node) for a node still
+    ///   kept as text.
     public func child(_ key: Key) -> DataNode {
-        children[key] ?? .empty
+        switch content {
+        case .children(let children): children[key] ?? .empty
+        case .packed(let packed): packed.member(key).map(DataNode.init(packed:)) ?? .empty
+        case .empty, .leaf: .empty
+        }
     }
 
     /// The node at a relative path, or ``empty`` when it is absent or the
@@ -64,8 +119,8 @@ public struct DataNode: Sendable, Equatable {
     public func child(at path: Path) -> DataNode {
         var node = self
         for key in path.keys {
-            guard let next = node.children[key] else { return .empty }
-            node = next
+            node = node.child(key)
+            if node.isEmpty { break }
         }
         return node
     }
@@ -87,16 +142,48 @@ public struct DataNode: Sendable, Equatable {
             self = node
             return
         }
-        if leaf != nil {
+        var children: [Key: DataNode]
+        switch content {
+        case .children(let current):
+            children = current
+        case .packed(let packed) where packed.isObject:
+            children = packed.children
+        case .empty, .leaf, .packed:
+            // Below a leaf (or nothing), removing finds nothing to remove;
+            // setting replaces the leaf by children and keeps its priority.
             if node.isEmpty { return }
-            leaf = nil
+            children = [:]
         }
+        content = .empty  // leaves `children` uniquely referenced
         var child = children.removeValue(forKey: key) ?? .empty
         child.set(node, keys: keys.dropFirst())
-        if !child.isEmpty {
-            children[key] = child
-        } else if children.isEmpty {
+        if !child.isEmpty { children[key] = child }
+        if children.isEmpty {
             priority = nil
+        } else {
+            content = .children(children)
+        }
+    }
+}
+
+extension DataNode: Equatable {
+    /// Whether both hold the same value and priorities, however they are
+    /// kept.
+    /// - Complexity: O(size of the nodes); O(1) for one unchanged node of
+    ///   the data file.
+    public static func == (a: DataNode, b: DataNode) -> Bool {
+        guard a.priority == b.priority else { return false }
+        switch (a.content, b.content) {
+        case (.empty, .empty):
+            return true
+        case (.packed(let x), .packed(let y)) where x.hasSameText(as: y):
+            return true
+        case (.children(let x), .children(let y)):
+            return x == y
+        default:
+            let (leafA, leafB) = (a.leaf, b.leaf)
+            if leafA != nil || leafB != nil { return leafA == leafB }
+            return a.children == b.children
         }
     }
 }

@@ -1,0 +1,164 @@
+import LiveModel
+
+extension DataNode {
+    /// The data of a data file's snapshot (export-format JSON, or plain JSON
+    /// as initial data), normalised as ``init(json:)`` normalises a body.
+    ///
+    /// The text is validated once by the C core and then kept: every value
+    /// that is plain text (see ``PackedJSON``) of at most
+    /// ``SnapshotReader/packLimit`` bytes (4 KB), and every plain primitive, stays
+    /// a span of the file's bytes until it is written over, so a large file
+    /// costs about its own size plus a dictionary entry per child of each
+    /// larger object. Anything else (priorities, arrays, `null`s, escapes,
+    /// fractions, whitespace inside a small value) is read as a body is.
+    /// - Throws: ``StoreError`` for data the database refuses, or
+    ///   ``ParseError`` for text that is not JSON.
+    /// - Complexity: O(size of the text).
+    static func reading(snapshot bytes: [UInt8], packLimit: Int = SnapshotReader.packLimit) throws -> DataNode {
+        guard bytes.count < Int(UInt32.max), (try? Snapshot.parse(json: bytes, order: .key)) != nil else {
+            // Refused by the core (or too large to pack): the same reading,
+            // and so the same errors, as a body.
+            return try DataNode(json: JSONValue(parsingUTF8: bytes))
+        }
+        return try SnapshotReader(bytes: bytes, packLimit: packLimit).root()
+    }
+}
+
+/// Reads snapshot text that the C core has validated into nodes, packing
+/// what is plain (see ``DataNode/reading(snapshot:)``).
+struct SnapshotReader {
+    /// The largest object kept as text by default; larger ones get a
+    /// dictionary of their children, so that reading one child never walks
+    /// much text.
+    static let packLimit = 4096
+
+    let bytes: [UInt8]
+    /// The largest object kept as text.
+    var packLimit = SnapshotReader.packLimit
+
+    /// The node of the whole text.
+    func root() throws -> DataNode {
+        try bytes.withUnsafeBufferPointer { p in
+            var start = 0, end = p.count
+            while start < end, Self.isSpace(p[start]) { start += 1 }
+            while end > start, Self.isSpace(p[end - 1]) { end -= 1 }
+            return try node(p, start, end, depth: 0)
+        }
+    }
+
+    /// The node of the value `p[start..<end]`, `depth` keys below the root.
+    private func node(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, depth: Int) throws -> DataNode {
+        guard start < end else { return try slowNode(p, start, end, depth: depth) }
+        let isObject = p[start] == UInt8(ascii: "{")
+        if !isObject || end - start <= packLimit, PlainText.end(p, start) == end {
+            return DataNode(packed: PackedJSON(bytes, start: start, end: end))
+        }
+        if isObject, let node = try members(p, start, end, depth: depth) { return node }
+        return try slowNode(p, start, end, depth: depth)
+    }
+
+    /// The node of an object too large to pack, member by member; `nil`
+    /// when a member is named `.…` (a priority or a wrapped value), or the
+    /// text holds anything unexpected: the object is then read as a body is.
+    private func members(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, depth: Int) throws -> DataNode? {
+        var children: [Key: DataNode] = [:]
+        var i = skipSpace(p, start + 1, end)
+        if i < end, p[i] == UInt8(ascii: "}") { return .empty }
+        while i < end, p[i] == UInt8(ascii: "\"") {
+            guard let nameEnd = Self.escapedStringEnd(p, i, end), nameEnd - i > 2, p[i + 1] != UInt8(ascii: "."),
+                  let key = try Self.key(p, i, nameEnd)
+            else { return nil }
+            i = skipSpace(p, nameEnd, end)
+            guard i < end, p[i] == UInt8(ascii: ":") else { return nil }
+            let valueStart = skipSpace(p, i + 1, end)
+            guard let valueEnd = Self.valueEnd(p, valueStart, end) else { return nil }
+            let child = try node(p, valueStart, valueEnd, depth: depth + 1)
+            // The last occurrence of a key wins, even an empty one.
+            if child.isEmpty { children.removeValue(forKey: key) } else { children[key] = child }
+            i = skipSpace(p, valueEnd, end)
+            guard i < end else { return nil }
+            if p[i] == UInt8(ascii: "}") { return i + 1 == end ? DataNode(nonEmptyChildren: children) : nil }
+            guard p[i] == UInt8(ascii: ",") else { return nil }
+            i = skipSpace(p, i + 1, end)
+        }
+        return nil
+    }
+
+    /// The key named by the string `p[start..<end]` (quotes included), or
+    /// `nil` for a name that is not a key (`.priority`, `.value`).
+    private static func key(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) throws -> Key? {
+        if PlainText.stringEnd(p, start) == end {
+            return Key(uncheckedUTF8: UnsafeRawPointer(p.baseAddress! + start + 1).assumingMemoryBound(to: CChar.self),
+                       count: end - start - 2)
+        }
+        // An escaped name: rare, so read as JSON.
+        guard case .string(let name) = try JSONValue(parsingUTF8: UnsafeBufferPointer(rebasing: p[start..<end])),
+              !name.hasPrefix(".")
+        else { return nil }
+        return try Key(name)
+    }
+
+    /// `p[start..<end]` read as a request body is.
+    private func slowNode(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, depth: Int) throws -> DataNode {
+        let json = try JSONValue(parsingUTF8: UnsafeBufferPointer(rebasing: p[start..<end]))
+        return try DataNodeReader(baseDepth: 0, serverValues: nil).read(json, current: .empty, depth: depth)
+    }
+
+    private func skipSpace(_ p: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> Int {
+        var i = i
+        while i < end, Self.isSpace(p[i]) { i += 1 }
+        return i
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    /// The end of the valid JSON value at `i` (strings may hold escapes),
+    /// or `nil` if it does not end before `end`.
+    private static func valueEnd(_ p: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> Int? {
+        guard i < end else { return nil }
+        switch p[i] {
+        case UInt8(ascii: "\""):
+            return escapedStringEnd(p, i, end)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            var depth = 0
+            var j = i
+            while j < end {
+                switch p[j] {
+                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    if depth == 0 { return j + 1 }
+                case UInt8(ascii: "\""):
+                    guard let stringEnd = escapedStringEnd(p, j, end) else { return nil }
+                    j = stringEnd - 1
+                default: break
+                }
+                j += 1
+            }
+            return nil
+        default:
+            // A number or a literal: up to the next delimiter.
+            var j = i
+            while j < end, !isSpace(p[j]), p[j] != UInt8(ascii: ","), p[j] != UInt8(ascii: "}"),
+                  p[j] != UInt8(ascii: "]"), p[j] != 0 {
+                j += 1
+            }
+            return j
+        }
+    }
+
+    /// One past the closing quote of the string at `i`, escapes allowed.
+    private static func escapedStringEnd(_ p: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> Int? {
+        var j = i + 1
+        while j < end {
+            switch p[j] {
+            case UInt8(ascii: "\""): return j + 1
+            case UInt8(ascii: "\\"): j += 2
+            default: j += 1
+            }
+        }
+        return nil
+    }
+}
