@@ -55,7 +55,7 @@ extension DataNode {
 
     /// Appends the JSON text of ``json(export:)`` to `out`.
     func write(to out: inout [UInt8], export: Bool) {
-        if case .packed(let packed) = content, priority == nil {
+        if case .packed(let packed) = content {
             return packed.write(to: &out)  // plain text is what this function writes
         }
         let children = self.children

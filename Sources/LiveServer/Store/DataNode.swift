@@ -12,11 +12,12 @@ import LiveModel
 /// canonical equivalence stay two children, as they do on the server.
 ///
 /// A node read from a data file may still be kept as the file's text (see
-/// ``reading(snapshot:packLimit:)``) until it is written over; this is not
+/// `DataNode.reading(snapshot:)`) until it is written over; this is not
 /// observable, except in the cost of reading it: ``children`` and
 /// ``child(_:)`` then walk the text.
 public struct DataNode: Sendable {
-    /// What a node holds.
+    /// What a node holds. (A node is 24 bytes: a priority, which is rare,
+    /// is boxed with what it is the priority of.)
     enum Content: Sendable {
         /// No value.
         case empty
@@ -26,17 +27,26 @@ public struct DataNode: Sendable {
         case children([Key: DataNode])
         /// A leaf or children still kept as the text they were read from.
         case packed(PackedJSON)
+        /// A leaf or children (never empty, never prioritized again) with
+        /// its priority.
+        indirect case prioritized(Content, Priority)
     }
 
     private(set) var content: Content
 
+    /// The content without its priority.
+    var value: Content {
+        if case .prioritized(let value, _) = content { return value }
+        return content
+    }
+
     /// The primitive value (`.bool`, `.number` or `.string`), or `nil` for a
     /// node with children or an empty node.
     public var leaf: JSONValue? {
-        switch content {
+        switch value {
         case .leaf(let value): value
         case .packed(let packed): packed.leaf
-        case .empty, .children: nil
+        case .empty, .children, .prioritized: nil
         }
     }
 
@@ -44,20 +54,31 @@ public struct DataNode: Sendable {
     /// - Complexity: O(1), or O(size of the node) for a node still kept as
     ///   the text of the data file the server started from.
     public var children: [Key: DataNode] {
-        switch content {
+        switch value {
         case .children(let children): children
         case .packed(let packed): packed.children
-        case .empty, .leaf: [:]
+        case .empty, .leaf, .prioritized: [:]
         }
     }
 
-    /// The priority; always `nil` for an empty node.
-    public internal(set) var priority: Priority?
+    /// The priority; always `nil` for an empty node (setting one there
+    /// changes nothing).
+    public internal(set) var priority: Priority? {
+        get {
+            if case .prioritized(_, let priority) = content { return priority }
+            return nil
+        }
+        set {
+            let value = self.value
+            if case .empty = value { return }
+            content = newValue.map { .prioritized(value, $0) } ?? value
+        }
+    }
 
     /// No value: what every absent location holds.
-    public static let empty = DataNode(content: .empty, priority: nil)
+    public static let empty = DataNode(content: .empty)
 
-    private init(content: Content, priority: Priority?) {
+    private init(content: Content, priority: Priority? = nil) {
         self.content = content
         self.priority = priority
     }
@@ -75,16 +96,12 @@ public struct DataNode: Sendable {
     /// A node of these children, none of them empty; ``empty`` (without the
     /// priority) when there are none.
     init(nonEmptyChildren children: [Key: DataNode], priority: Priority? = nil) {
-        if children.isEmpty {
-            self.init(content: .empty, priority: nil)
-        } else {
-            self.init(content: .children(children), priority: priority)
-        }
+        self.init(content: children.isEmpty ? .empty : .children(children), priority: priority)
     }
 
     /// A node of plain text (see ``PackedJSON``), without a priority.
     init(packed: PackedJSON) {
-        self.init(content: .packed(packed), priority: nil)
+        self.init(content: .packed(packed))
     }
 
     /// Whether there is no value here.
@@ -95,10 +112,10 @@ public struct DataNode: Sendable {
 
     /// Whether this node has at least one child.
     public var hasChildren: Bool {
-        switch content {
+        switch value {
         case .children: true
         case .packed(let packed): packed.isObject
-        case .empty, .leaf: false
+        case .empty, .leaf, .prioritized: false
         }
     }
 
@@ -106,10 +123,10 @@ public struct DataNode: Sendable {
     /// - Complexity: O(1) on average; O(size of the node) for a node still
     ///   kept as text.
     public func child(_ key: Key) -> DataNode {
-        switch content {
+        switch value {
         case .children(let children): children[key] ?? .empty
         case .packed(let packed): packed.member(key).map(DataNode.init(packed:)) ?? .empty
-        case .empty, .leaf: .empty
+        case .empty, .leaf, .prioritized: .empty
         }
     }
 
@@ -142,13 +159,14 @@ public struct DataNode: Sendable {
             self = node
             return
         }
+        let priority = self.priority
         var children: [Key: DataNode]
-        switch content {
+        switch value {
         case .children(let current):
             children = current
         case .packed(let packed) where packed.isObject:
             children = packed.children
-        case .empty, .leaf, .packed:
+        case .empty, .leaf, .packed, .prioritized:
             // Below a leaf (or nothing), removing finds nothing to remove;
             // setting replaces the leaf by children and keeps its priority.
             if node.isEmpty { return }
@@ -158,11 +176,8 @@ public struct DataNode: Sendable {
         var child = children.removeValue(forKey: key) ?? .empty
         child.set(node, keys: keys.dropFirst())
         if !child.isEmpty { children[key] = child }
-        if children.isEmpty {
-            priority = nil
-        } else {
-            content = .children(children)
-        }
+        // A node left without children is empty, and so has no priority.
+        self = DataNode(nonEmptyChildren: children, priority: priority)
     }
 }
 
@@ -173,7 +188,7 @@ extension DataNode: Equatable {
     ///   the data file.
     public static func == (a: DataNode, b: DataNode) -> Bool {
         guard a.priority == b.priority else { return false }
-        switch (a.content, b.content) {
+        switch (a.value, b.value) {
         case (.empty, .empty):
             return true
         case (.packed(let x), .packed(let y)) where x.hasSameText(as: y):
