@@ -54,9 +54,9 @@ extension ServerCore {
                 if let query {
                     let window = ListenerWindow(query, of: node)
                     listener.window = window
-                    listener.send(.put(.root, json: window.jsonBytes(export: export)))
+                    listener.send(.put(.root) { window.write(to: &$0, export: export) })
                 } else {
-                    listener.send(.put(.root, json: node.jsonBytes(export: export)))
+                    listener.send(.put(.root) { node.write(to: &$0, export: export) })
                 }
                 return .started(listener)
             }
@@ -65,7 +65,7 @@ extension ServerCore {
                 prepareWindow(listener, query, from: node, export: export, attempt: 1)
             } else {
                 DispatchQueue.global(qos: .userInitiated).async { [self] in
-                    let first = ServerSentEvent.put(.root, json: node.jsonBytes(export: export))
+                    let first = ServerSentEvent.put(.root) { node.write(to: &$0, export: export) }
                     lock.withLock { listener.deliverFirst(first) }
                 }
             }
@@ -82,7 +82,7 @@ extension ServerCore {
     private func prepareWindow(_ listener: Listener, _ query: Query, from node: DataNode, export: Bool, attempt: Int) {
         DispatchQueue.global(qos: .userInitiated).async { [self] in
             let window = ListenerWindow(query, of: node)
-            let first = ServerSentEvent.put(.root, json: window.jsonBytes(export: export))
+            let first = ServerSentEvent.put(.root) { window.write(to: &$0, export: export) }
             lock.withLock {
                 guard listener.touchedWhilePreparing else {
                     listener.window = window
@@ -97,7 +97,7 @@ extension ServerCore {
                 }
                 let window = ListenerWindow(query, of: current)
                 listener.window = window
-                listener.deliverFirst(.put(.root, json: window.jsonBytes(export: export)))
+                listener.deliverFirst(.put(.root) { window.write(to: &$0, export: export) })
             }
         }
     }

@@ -94,7 +94,7 @@ final class Listener: @unchecked Sendable {
             state.held = nil
             let first = event.bytes
             if state.pending.isEmpty && first.count > limit { state.pendingOversized = first.count }
-            state.pending.append(contentsOf: first)
+            state.pending.appendSharing(first)
             state.pending.append(contentsOf: held)
             if state.flushScheduled { return false }
             state.flushScheduled = true
@@ -175,7 +175,7 @@ final class Listener: @unchecked Sendable {
             let backlog = state.pending.count - state.pendingOversized
             if !state.pending.isEmpty && backlog + bytes.count > limit { return (false, true) }
             if state.pending.isEmpty && bytes.count > limit { state.pendingOversized = bytes.count }
-            state.pending.append(contentsOf: bytes)
+            state.pending.appendSharing(bytes)
             if state.flushScheduled { return (false, false) }
             state.flushScheduled = true
             return (true, false)
@@ -241,5 +241,13 @@ final class Listener: @unchecked Sendable {
             return true
         }
         if schedule { channel.eventLoop.execute { self.flush() } }
+    }
+}
+
+extension [UInt8] {
+    /// Appends `bytes`; when this is empty, shares their storage instead of
+    /// copying them (a large first `put` is not copied on its way out).
+    fileprivate mutating func appendSharing(_ bytes: [UInt8]) {
+        if isEmpty { self = bytes } else { append(contentsOf: bytes) }
     }
 }

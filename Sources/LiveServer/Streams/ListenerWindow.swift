@@ -41,11 +41,10 @@ final class ListenerWindow {
         return .object(object)
     }
 
-    /// The text of ``json(export:)``, written straight from the nodes.
-    func jsonBytes(export: Bool) -> [UInt8] {
-        var out: [UInt8] = []
+    /// Appends the text of ``json(export:)``, written straight from the
+    /// nodes.
+    func write(to out: inout [UInt8], export: Bool) {
         DataNode.writeMembers(members, to: &out, export: export)
-        return out
     }
 
     /// What changed for the listener, as `(key, new value)` with nil for a

@@ -7,30 +7,44 @@ import LiveModel
 /// `auth_revoked`, framed as `event: <name>\ndata: <json>\n\n`.
 struct ServerSentEvent: Sendable, Equatable {
     let name: String
-    /// The `data:` line: one line of JSON.
-    let data: String
     /// The framed bytes, made once however many listeners get them.
     let bytes: [UInt8]
 
+    /// The `data:` line: one line of JSON.
+    var data: String {
+        let start = "event: ".utf8.count + name.utf8.count + "\ndata: ".utf8.count
+        return String(decoding: bytes[start..<(bytes.count - 2)], as: UTF8.self)
+    }
+
     init(name: String, data: String) {
+        self.init(name: name) { $0.append(contentsOf: data.utf8) }
+    }
+
+    /// The event whose data line `writeData` appends (one line of JSON),
+    /// framed as it is written: a large value is not copied again.
+    private init(name: String, writingData writeData: (inout [UInt8]) -> Void) {
+        var bytes = Array("event: \(name)\ndata: ".utf8)
+        writeData(&bytes)
+        bytes.append(contentsOf: "\n\n".utf8)
         self.name = name
-        self.data = data
-        bytes = Array("event: \(name)\ndata: \(data)\n\n".utf8)
+        self.bytes = bytes
     }
 
     /// `put` of `data` at `path` (relative to the listened location).
     static func put(_ path: Path, _ data: JSONValue) -> ServerSentEvent {
-        ServerSentEvent(name: "put", data: payload(path, data.jsonText()))
+        put(path) { data.write(to: &$0, sortedKeys: false) }
     }
 
-    /// `put` of the JSON text `data` at `path`.
-    static func put(_ path: Path, json data: [UInt8]) -> ServerSentEvent {
-        ServerSentEvent(name: "put", data: payload(path, String(decoding: data, as: UTF8.self)))
+    /// `put` at `path` of the JSON text `writeData` appends.
+    static func put(_ path: Path, writing writeData: (inout [UInt8]) -> Void) -> ServerSentEvent {
+        ServerSentEvent(name: "put") { payload(path, into: &$0, writeData) }
     }
 
     /// `patch` at `path`: each member (a relative path) replaces what is there.
     static func patch(_ path: Path, _ members: JSONObject) -> ServerSentEvent {
-        ServerSentEvent(name: "patch", data: payload(path, JSONValue.object(members).jsonText()))
+        ServerSentEvent(name: "patch") { out in
+            payload(path, into: &out) { JSONValue.object(members).write(to: &$0, sortedKeys: false) }
+        }
     }
 
     static let keepAlive = ServerSentEvent(name: "keep-alive", data: "null")
@@ -41,7 +55,12 @@ struct ServerSentEvent: Sendable, Equatable {
     /// A `put` whose data is not JSON, for fault injection.
     static let malformed = ServerSentEvent(name: "put", data: #"{"path": "/", "data": {"#)
 
-    private static func payload(_ path: Path, _ dataText: String) -> String {
-        #"{"path":"# + JSONValue.string(path.description).jsonText() + #","data":"# + dataText + "}"
+    /// Appends `{"path": path, "data": …}`, the data written by `writeData`.
+    private static func payload(_ path: Path, into out: inout [UInt8], _ writeData: (inout [UInt8]) -> Void) {
+        out.append(contentsOf: #"{"path":"#.utf8)
+        JSONValue.string(path.description).write(to: &out, sortedKeys: false)
+        out.append(contentsOf: #","data":"#.utf8)
+        writeData(&out)
+        out.append(UInt8(ascii: "}"))
     }
 }

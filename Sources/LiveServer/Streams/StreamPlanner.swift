@@ -21,7 +21,8 @@ enum StreamPlanner {
     /// - Complexity: O(writes), plus rendering the values sent.
     static func events(for mutation: Mutation, at location: Path, in store: Store, export: Bool) -> [ServerSentEvent] {
         if mutation.writes.contains(where: { location.starts(with: $0.path) }) {
-            return [.put(.root, store.get(location).json(export: export))]
+            let node = store.get(location)
+            return [.put(.root) { node.write(to: &$0, export: export) }]
         }
         let below = mutation.writes.filter { $0.path.starts(with: location) }
         guard !below.isEmpty else { return [] }
@@ -34,7 +35,7 @@ enum StreamPlanner {
             }
             return [.patch(at.relative(to: location)!, members)]
         }
-        return below.map { .put($0.path.relative(to: location)!, $0.node.json(export: export)) }
+        return below.map { write in .put(write.path.relative(to: location)!) { write.node.write(to: &$0, export: export) } }
     }
 
     /// Whether `mutation` touches `location` or anything above or below it.
@@ -60,7 +61,8 @@ enum StreamPlanner {
         }
         if changes.isEmpty { return [] }
         if changes.count == 1 {
-            return [.put(Path(uncheckedKeys: [changes[0].key]), changes[0].node?.json(export: export) ?? .null)]
+            let node = changes[0].node ?? .empty
+            return [.put(Path(uncheckedKeys: [changes[0].key])) { node.write(to: &$0, export: export) }]
         }
         var members = JSONObject()
         for (key, node) in changes { members[key.string] = node?.json(export: export) ?? .null }
