@@ -93,6 +93,7 @@ public struct Query: Sendable, Equatable {
     /// - Complexity: O(d) for a sort value at a child path of depth d.
     public func bounds(admit key: Key, _ child: DataNode) -> Bool {
         if child.isEmpty { return false }
+        if start == nil && end == nil { return true }
         let value = sortValue(of: child)
         if let start, !QueryPost(start, order: order, isLower: true).admitsAbove(value, key) { return false }
         if let end, !QueryPost(end, order: order, isLower: false).admitsBelow(value, key) { return false }

@@ -23,12 +23,12 @@ final class ListenerWindow {
     private var index: CoreIndex?
 
     /// The window of `query` over `node`, the value at the location.
-    /// - Complexity: without a limit, O(n · d) to check the bounds of n
-    ///   children (no sort); with one, O(n log n) for the n children within
-    ///   the bounds.
+    /// - Complexity: O(1) without bounds or a limit; without a limit,
+    ///   O(n · d) to check the bounds of n children (no sort); with one,
+    ///   O(n log n) for the n children within the bounds.
     init(_ query: Query, of node: DataNode) {
         self.query = query
-        _ = reset(to: node)
+        members = window(of: node)
     }
 
     /// The window as the first `put` tells it, as ``Query/json(of:export:)``.
@@ -55,6 +55,21 @@ final class ListenerWindow {
     /// above the location) and returns what changed.
     /// - Complexity: as ``init(_:of:)``, plus the size of both windows.
     func reset(to node: DataNode) -> [Change] {
+        let next = window(of: node)
+        var changes: [Change] = []
+        for (key, _) in members where next[key] == nil { changes.append((key, nil)) }
+        for (key, child) in next where members[key] != child { changes.append((key, child)) }
+        members = next
+        return changes
+    }
+
+    /// The window over `node`, the value at the location; keeps the ordered
+    /// index under a limit.
+    /// - Complexity: O(1) without bounds or a limit: the window shares the
+    ///   location's children (a first write there copies them once); see
+    ///   ``init(_:of:)`` otherwise.
+    private func window(of node: DataNode) -> [Key: DataNode] {
+        if query.limit == nil, query.start == nil, query.end == nil { return node.children }
         var next: [Key: DataNode] = [:]
         if query.limit == nil {
             for child in query.members(of: node) { next[child.key] = child.node }
@@ -73,11 +88,7 @@ final class ListenerWindow {
                 }
             }
         }
-        var changes: [Change] = []
-        for (key, _) in members where next[key] == nil { changes.append((key, nil)) }
-        for (key, child) in next where members[key] != child { changes.append((key, child)) }
-        members = next
-        return changes
+        return next
     }
 
     /// Takes in writes at or below the children `touched` of the location,
