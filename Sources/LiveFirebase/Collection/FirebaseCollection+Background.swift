@@ -72,11 +72,21 @@ extension FirebaseCollection {
                                     prepare: @escaping @Sendable (Snapshot) throws -> Preparation<Model>,
                                     works: [FillWork<Model>])
         async -> sending BackgroundLoad<Model> {
+        // A whole value (the usual first load) is ordered in bulk from its
+        // document. When the view will hold all of it (a query without a
+        // window), that is done beside the view's own indexing of it: on a
+        // large load both cores are at work.
+        let whole = payload.kind == .put && payload.path.isRoot
+        let holdsAll = whole && query.limit == nil && query.start == nil && query.end == nil
+        async let bulk = holdsAll ? Self.bulkFill(of: payload.data, order: query.order, prepare: prepare) : nil
         let view = QueryView(query: query)
         let events = view.apply(payload, filtered: filtered)
-        // A whole value the view holds entirely (the usual first load) is
-        // ordered in bulk from its document; otherwise child by child.
-        if payload.kind == .put, payload.path.isRoot,
+        // Taken when the view holds every child of the value.
+        if let fill = await bulk, view.count == payload.data.childrenCount {
+            fill.perform(works)
+            return BackgroundLoad(view: view, events: events, fill: fill)
+        }
+        if whole, !holdsAll,
            let fill = PreparedFill(everyChildOf: payload.data, count: view.count, order: query.order, prepare: prepare) {
             fill.perform(works)
             return BackgroundLoad(view: view, events: events, fill: fill)
@@ -84,5 +94,14 @@ extension FirebaseCollection {
         let fill = PreparedFill(view.visible, order: query.order, prepare: prepare)
         fill.perform(works)
         return BackgroundLoad(view: view, events: events, fill: fill)
+    }
+
+    /// The models of every child of `value` ordered in bulk (see
+    /// ``PreparedFill/init(everyChildOf:count:order:prepare:)``), or nil.
+    @concurrent
+    nonisolated private static func bulkFill(of value: Snapshot, order: QueryOrder,
+                                             prepare: @escaping @Sendable (Snapshot) throws -> Preparation<Model>)
+        async -> sending PreparedFill<Model>? {
+        PreparedFill(everyChildOf: value, count: value.childrenCount, order: order, prepare: prepare)
     }
 }
