@@ -10,8 +10,15 @@ final class BackgroundLoad<Model: LiveModelProtocol> {
     let view: QueryView
     let events: [ChildEvent]
     let fill: PreparedFill<Model>
+    /// What the collection's observers' works on the fill took.
+    let observers: Duration
 
-    init(view: QueryView, events: [ChildEvent], fill: PreparedFill<Model>) {
+    /// The load of `fill`, with the collection's observers' `works` done
+    /// on it now.
+    init(view: QueryView, events: [ChildEvent], fill: PreparedFill<Model>, works: [FillWork<Model>]) {
+        let start = ContinuousClock.now
+        fill.perform(works)
+        observers = start.duration(to: .now)
         self.view = view
         self.events = events
         self.fill = fill
@@ -20,8 +27,9 @@ final class BackgroundLoad<Model: LiveModelProtocol> {
 
 /// What became of a value given to ``FirebaseCollection/applyInBackground(_:filtered:)``.
 enum BackgroundOutcome {
-    /// Applied, with these child events.
-    case applied([ChildEvent])
+    /// Applied, with these child events, after the collection's observers
+    /// worked on it for `observers`.
+    case applied([ChildEvent], observers: Duration)
     /// Not applied: the caller applies it on the main actor.
     case declined
     /// Dropped: the collection stopped or opened another stream while the
@@ -53,7 +61,7 @@ extension FirebaseCollection {
         let (next, events) = (load.view, load.events)
         guard feed.load(load.fill) else { return .declined }
         view = next
-        return .applied(events)
+        return .applied(events, observers: load.observers)
     }
 
     /// Releases `value` on a background executor: the deallocation of what
@@ -83,17 +91,14 @@ extension FirebaseCollection {
         let events = view.apply(payload, filtered: filtered)
         // Taken when the view holds every child of the value.
         if let fill = await bulk, view.count == payload.data.childrenCount {
-            fill.perform(works)
-            return BackgroundLoad(view: view, events: events, fill: fill)
+            return BackgroundLoad(view: view, events: events, fill: fill, works: works)
         }
         if whole, !holdsAll,
            let fill = PreparedFill(everyChildOf: payload.data, count: view.count, order: query.order, prepare: prepare) {
-            fill.perform(works)
-            return BackgroundLoad(view: view, events: events, fill: fill)
+            return BackgroundLoad(view: view, events: events, fill: fill, works: works)
         }
         let fill = PreparedFill(view.visible, order: query.order, prepare: prepare)
-        fill.perform(works)
-        return BackgroundLoad(view: view, events: events, fill: fill)
+        return BackgroundLoad(view: view, events: events, fill: fill, works: works)
     }
 
     /// The models of every child of `value` ordered in bulk (see

@@ -70,8 +70,8 @@ extension FirebaseCollection {
         let started = ContinuousClock.now
         if firstLoad, mode != .live {
             switch await applyInBackground(payload, filtered: filtered) {
-            case .applied(let events):
-                finish(events, isWhole: true, firstLoadStarted: started)
+            case .applied(let events, let observers):
+                finish(events, isWhole: true, firstLoadStarted: started, observers: observers)
                 return Self.release(events)
             case .dropped: return
             case .declined: break
@@ -97,8 +97,9 @@ extension FirebaseCollection {
 
     /// Tells observers of an applied update; after a whole value, the
     /// collection is live.
-    private func finish(_ events: [ChildEvent], isWhole: Bool, firstLoadStarted: ContinuousClock.Instant?) {
-        if let started = firstLoadStarted { recordFirstLoad(started: started) }
+    private func finish(_ events: [ChildEvent], isWhole: Bool, firstLoadStarted: ContinuousClock.Instant?,
+                        observers: Duration = .zero) {
+        if let started = firstLoadStarted { recordFirstLoad(started: started, observers: observers) }
         tell(events, loaded: isWhole)
         if isWhole {
             hasLoaded = true
@@ -108,16 +109,16 @@ extension FirebaseCollection {
     }
 
     /// Keeps what the first load cost (``firstLoad``).
-    private func recordFirstLoad(started: ContinuousClock.Instant) {
+    private func recordFirstLoad(started: ContinuousClock.Instant, observers: Duration) {
         let now = ContinuousClock.now
         let progress = loadProgress?.isComplete == true ? loadProgress : nil
         let transfer = progress?.transfer ?? .zero, parse = progress?.parse ?? .zero
-        let index = started.duration(to: now)
+        let taken = started.duration(to: now)
         // From the first byte: the stream's phases, then what passed here
         // since the parsed value arrived.
-        let total = progress == nil ? index : transfer + parse + (parsedAt ?? started).duration(to: now)
+        let total = progress == nil ? taken : transfer + parse + (parsedAt ?? started).duration(to: now)
         firstLoad = LoadPhases(bytes: progress?.bytes ?? 0, children: collection.count, transfer: transfer,
-                               parse: parse, index: index, total: total)
+                               parse: parse, index: max(.zero, taken - observers), observers: observers, total: total)
     }
 
     /// Applies events to the collection through the feed: one change per

@@ -5,28 +5,27 @@ import Foundation
 import LiveFirebase
 import LiveModel
 
-/// The phases of a session's initial load: the collection's
-/// (``LoadPhases``: transfer, parse, index) and the sections built after it.
-/// The phases follow each other; ``totalMilliseconds`` also holds the waits
-/// between them, so they never add up to more than it.
+/// The phases of a session's initial load (``LoadPhases``): transfer,
+/// parse, index, and the sections made of the loaded children (the
+/// collection observers' share, ``LoadPhases/observers``: zero without
+/// `--section-by`, or when the load was taken on the main actor, where the
+/// sections are part of the index phase). The phases follow each other;
+/// ``totalMilliseconds`` also holds the waits between them, so they never
+/// add up to more than it.
 public struct InitialLoad: Sendable, Equatable {
     /// The collection's first load.
     public let phases: LoadPhases
-    /// Building the sections from the loaded children (zero without
-    /// `--section-by`).
-    public let sections: Duration
 
-    public init(phases: LoadPhases, sections: Duration) {
+    public init(phases: LoadPhases) {
         self.phases = phases
-        self.sections = sections
     }
 
     public var transferMilliseconds: Double { phases.transfer.milliseconds }
     public var parseMilliseconds: Double { phases.parse.milliseconds }
     public var indexMilliseconds: Double { phases.index.milliseconds }
-    public var sectionsMilliseconds: Double { sections.milliseconds }
+    public var sectionsMilliseconds: Double { phases.observers.milliseconds }
     /// First byte to the sections built.
-    public var totalMilliseconds: Double { (phases.total + sections).milliseconds }
+    public var totalMilliseconds: Double { phases.total.milliseconds }
 
     /// `load: 100000 children, 14.4 MB in 3400.0 ms (transfer …, parse …, index …, sections …)`.
     var line: String {

@@ -129,19 +129,17 @@ public final class Session {
     /// - Throws: ``REPLError/database(_:)`` when the first connection fails
     ///   (a session does not wait through reconnects before it has data).
     public func start() async throws(REPLError) {
-        let sectionPath = view.sectionPath
         recorder.detach()
-        view = SessionView(firebase.collection, sectionBy: nil)
+        // The sections are made with the load: a first load's away from the
+        // main actor, by the collection's fill work (LoadPhases.observers).
+        view = SessionView(firebase.collection, sectionBy: view.sectionPath)
         let watch = firebase.observeProgress { [unowned self] progress in onProgress?(progress) }
         defer {
             watch.cancel()
-            let building = ContinuousClock.now
-            view = SessionView(firebase.collection, sectionBy: sectionPath)
-            let sections = building.duration(to: .now)
             recorder.attach(to: firebase, view: view)
             // Each child loaded was a child event, unrecorded.
             recorder.countUnrecorded(firebase.collection.count)
-            initialLoad = firebase.firstLoad.map { InitialLoad(phases: $0, sections: sections) }
+            initialLoad = firebase.firstLoad.map(InitialLoad.init(phases:))
             _ = recorder.take()
         }
         if isOffline {
