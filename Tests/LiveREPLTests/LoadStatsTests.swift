@@ -27,6 +27,7 @@ struct LoadStatsTests {
             #expect(value >= 0, "\(field) \(value)")
             sum += value
         }
+        #expect((load["sectionsMs"]?.numberValue ?? 0) > 0, "the sections are made with the load: \(line)")
         let total = try #require(load["totalMs"]?.numberValue, "no totalMs: \(line)")
         // Each phase is rounded on its own: allow a microsecond per phase.
         #expect(sum <= total + 0.004, "phases \(sum) ms > total \(total) ms: \(line)")

@@ -18,7 +18,7 @@ final class BackgroundLoad<Model: LiveModelProtocol> {
     init(view: QueryView, events: [ChildEvent], fill: PreparedFill<Model>, works: [FillWork<Model>]) {
         let start = ContinuousClock.now
         fill.perform(works)
-        observers = start.duration(to: .now)
+        observers = works.isEmpty ? .zero : start.duration(to: .now)
         self.view = view
         self.events = events
         self.fill = fill

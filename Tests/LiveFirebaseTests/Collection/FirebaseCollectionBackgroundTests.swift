@@ -114,6 +114,7 @@ struct FirebaseCollectionBackgroundTests {
         #expect(recorder.batches.first?.inserted == Array(shown.indices))
         #expect(events == shown.map { "child_added \($0)" })
         #expect(c.status == .live && c.firstLoad?.children == shown.count)
+        #expect(c.firstLoad?.observers == .zero, "no observer had work on the load")
     }
 
     @Test("a value applied while the first one is prepared wins: the prepared one is dropped and applied after it")
@@ -208,6 +209,7 @@ struct FirebaseCollectionSectionedLoadTests {
             try await c.start()
             #expect(c.collection.count == 300)
             #expect(calls.value == 300, "each child sectioned once, beside the load")
+            #expect(try #require(c.firstLoad).observers > .zero, "the sections' share of the load is its own phase")
             #expect(stages == [[BatchStage(insertedSections: Array(0..<sections.numberOfSections))]])
             let reference2 = SectionedCollection(c.collection) { Self.group($0) }
             #expect(sections.snapshot() == reference2.snapshot())
