@@ -82,15 +82,19 @@ extension FirebaseCollection {
         async -> sending BackgroundLoad<Model> {
         // A whole value (the usual first load) is ordered in bulk from its
         // document. When the view will hold all of it (a query without a
-        // window), that is done beside the view's own indexing of it: on a
-        // large load both cores are at work.
+        // window), that is done beside the view's own indexing of it, on a
+        // thread of its own: on a large load both cores are at work, and the
+        // concurrency pool keeps a thread for everything else.
         let whole = payload.kind == .put && payload.path.isRoot
         let holdsAll = whole && query.limit == nil && query.start == nil && query.end == nil
-        async let bulk = holdsAll ? Self.bulkFill(of: payload.data, order: query.order, prepare: prepare) : nil
+        let data = payload.data, order = query.order
+        let bulk = holdsAll ? ThreadedWork {
+            PreparedFill<Model>(everyChildOf: data, count: data.childrenCount, order: order, prepare: prepare)
+        } : nil
         let view = QueryView(query: query)
         let events = view.apply(payload, filtered: filtered)
         // Taken when the view holds every child of the value.
-        if let fill = await bulk, view.count == payload.data.childrenCount {
+        if let fill = await bulk?.value() ?? nil, view.count == payload.data.childrenCount {
             return BackgroundLoad(view: view, events: events, fill: fill, works: works)
         }
         if whole, !holdsAll,
@@ -99,14 +103,5 @@ extension FirebaseCollection {
         }
         let fill = PreparedFill(view.visible, order: query.order, prepare: prepare)
         return BackgroundLoad(view: view, events: events, fill: fill, works: works)
-    }
-
-    /// The models of every child of `value` ordered in bulk (see
-    /// ``PreparedFill/init(everyChildOf:count:order:prepare:)``), or nil.
-    @concurrent
-    nonisolated private static func bulkFill(of value: Snapshot, order: QueryOrder,
-                                             prepare: @escaping @Sendable (Snapshot) throws -> Preparation<Model>)
-        async -> sending PreparedFill<Model>? {
-        PreparedFill(everyChildOf: value, count: value.childrenCount, order: order, prepare: prepare)
     }
 }
