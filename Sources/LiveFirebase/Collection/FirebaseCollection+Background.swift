@@ -8,14 +8,16 @@ import LiveModel
 /// Made in one task and handed whole to the collection, which owns it then.
 final class BackgroundLoad<Model: LiveModelProtocol> {
     let view: QueryView
-    let events: [ChildEvent]
+    /// The child events; nil when they were left out (nobody observed them
+    /// when the load began): ``QueryView/fillEvents()`` makes them.
+    let events: [ChildEvent]?
     let fill: PreparedFill<Model>
     /// What the collection's observers' works on the fill took.
     let observers: Duration
 
     /// The load of `fill`, with the collection's observers' `works` done
     /// on it now.
-    init(view: QueryView, events: [ChildEvent], fill: PreparedFill<Model>, works: [FillWork<Model>]) {
+    init(view: QueryView, events: [ChildEvent]?, fill: PreparedFill<Model>, works: [FillWork<Model>]) {
         let start = ContinuousClock.now
         fill.perform(works)
         observers = works.isEmpty ? .zero : start.duration(to: .now)
@@ -54,11 +56,14 @@ extension FirebaseCollection {
         guard view.isEmpty, collection.isEmpty, feed.pendingCount == 0,
               let prepare = feed.dataSource.detachedPreparation else { return .declined }
         let before = view, listening = generation
+        // A large load's child events cost memory and time: made only for
+        // observers, or for one added while the load was prepared.
         let load = await Self.prepare(payload, query: view.query, filtered: filtered, prepare: prepare,
-                                      works: collection.fillWorks)
+                                      works: collection.fillWorks, childEvents: !childObservers.isEmpty)
         guard generation == listening else { return .dropped }
         guard view === before, view.isEmpty else { return .declined }
-        let (next, events) = (load.view, load.events)
+        let next = load.view
+        let events = load.events ?? (childObservers.isEmpty ? [] : next.fillEvents())
         guard feed.load(load.fill) else { return .declined }
         view = next
         return .applied(events, observers: load.observers)
@@ -72,13 +77,14 @@ extension FirebaseCollection {
     }
 
     /// The view of `payload` in a new view of `query`, and its models, with
-    /// the collection's observers' `works` done on them.
+    /// the collection's observers' `works` done on them; without
+    /// `childEvents`, the child events of a fill are left out.
     /// - Complexity: O(n log n) for n children, plus their preparations and
     ///   the works.
     @concurrent
     nonisolated static func prepare(_ payload: StreamPayload, query: DatabaseQuery, filtered: Bool?,
                                     prepare: @escaping @Sendable (Snapshot) throws -> Preparation<Model>,
-                                    works: [FillWork<Model>])
+                                    works: [FillWork<Model>], childEvents: Bool)
         async -> sending BackgroundLoad<Model> {
         // A whole value (the usual first load) is ordered in bulk from its
         // document. When the view will hold all of it (a query without a
@@ -92,7 +98,9 @@ extension FirebaseCollection {
             PreparedFill<Model>(everyChildOf: data, count: data.childrenCount, order: order, prepare: prepare)
         } : nil
         let view = QueryView(query: query)
-        let events = view.apply(payload, filtered: filtered)
+        let applied = view.apply(payload, filtered: filtered, fillEvents: childEvents)
+        // A view holding children raised events unless they were left out.
+        let events = applied.isEmpty && view.count > 0 ? nil : applied
         // Taken when the view holds every child of the value.
         if let fill = await bulk?.value() ?? nil, view.count == payload.data.childrenCount {
             return BackgroundLoad(view: view, events: events, fill: fill, works: works)

@@ -70,8 +70,12 @@ final class QueryView {
     /// - Returns: The child events, in Firebase's order.
     /// - Complexity: O((u + k) log n) for u touched children and a limit of
     ///   k, plus the cost of reading the touched values.
-    func apply(_ payload: StreamPayload, filtered: Bool? = nil) -> [ChildEvent] {
-        apply(payload.updates.map { (payload.path.keys + $0.path.keys, $0.value) }, filtered: filtered)
+    ///
+    /// `fillEvents: false` leaves out the `child_added` events of a first
+    /// whole value that fills the view (``fillEvents()`` makes them later).
+    func apply(_ payload: StreamPayload, filtered: Bool? = nil, fillEvents: Bool = true) -> [ChildEvent] {
+        apply(payload.updates.map { (payload.path.keys + $0.path.keys, $0.value) }, filtered: filtered,
+              fillEvents: fillEvents)
     }
 
     /// Makes `children` the location's whole value without raising events
@@ -108,10 +112,12 @@ final class QueryView {
     /// sends a child whole when it enters. Several paths below one child in
     /// one update build on each other. A path `k/.priority` sets `k`'s
     /// priority.
-    func apply(_ updates: [(path: [Key], value: Snapshot)], filtered: Bool? = nil) -> [ChildEvent] {
+    func apply(_ updates: [(path: [Key], value: Snapshot)], filtered: Bool? = nil,
+               fillEvents: Bool = true) -> [ChildEvent] {
         let filtered = (filtered ?? serverFilters) && isFiltered
         if updates.count == 1, updates[0].path.isEmpty, cache.isEmpty, query.limit == nil {
-            return fill(updates[0].value, filtered: filtered)
+            let events = fill(updates[0].value, filtered: filtered)
+            return fillEvents ? events() : []
         }
         if !filtered, updates.contains(where: { $0.path.isEmpty }) { cacheIsFiltered = false }
         var next: [Key: Snapshot] = [:]
@@ -151,7 +157,16 @@ final class QueryView {
     /// changes or leaves. The events are those ``commit(_:_:dropHidden:)``
     /// would give.
     /// - Complexity: O(n log n) for n children.
-    private func fill(_ value: Snapshot, filtered: Bool) -> [ChildEvent] {
+    /// The `child_added` events of every child held, in order: those of a
+    /// fill whose events were left out (`apply(_:filtered:fillEvents:)`),
+    /// while nothing else has changed the view.
+    /// - Complexity: O(n).
+    func fillEvents() -> [ChildEvent] {
+        addedEvents { cache[index.key(of: $0)]! }
+    }
+
+    /// Fills the empty view with `value`; returns what makes its events.
+    private func fill(_ value: Snapshot, filtered: Bool) -> () -> [ChildEvent] {
         isComplete = true
         cacheIsFiltered = filtered
         let children = value.children
@@ -161,7 +176,7 @@ final class QueryView {
             // for child i.
             let snapshots = Array(children)
             for child in snapshots { cache[child.key!] = child }
-            return addedEvents { snapshots[Int($0)] }
+            return { self.addedEvents { snapshots[Int($0)] } }
         }
         for child in children {
             guard let key = child.key, child.exists else { continue }
@@ -177,7 +192,7 @@ final class QueryView {
                 if !filtered { cache[key] = child }
             }
         }
-        return addedEvents { cache[index.key(of: $0)]! }
+        return fillEvents
     }
 
     /// A `child_added` for each indexed child, in order; `child` gives the

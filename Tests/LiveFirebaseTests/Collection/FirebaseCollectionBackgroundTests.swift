@@ -153,6 +153,23 @@ struct FirebaseCollectionBackgroundTests {
         await #expect(throws: DatabaseError.stopped) { try await starting.value }
     }
 
+    @Test("an observer of child events added while the first value is prepared is told its child_added events")
+    func observerAddedMeanwhile() async throws {
+        let gate = PreparationGate()
+        let c = try make(.all, LoggingSource(gate: gate))
+        // Nobody observes child events when the load begins: they are left out.
+        let put = try await putHeld(at: gate, into: c)
+        var events: [String] = []
+        let observation = c.observeChildEvents { event in
+            events.append("\(event.kind.rawValue) \(event.key) after \(event.previousKey?.string ?? "-")")
+        }
+        defer { observation.cancel() }
+        gate.open()
+        try await put.value
+        #expect(!gate.waitTimedOut)
+        #expect(events == ["child_added gate after -", "child_added a after gate"])
+    }
+
     @Test("mode live keeps its first value child by child on the main actor")
     func liveStaysSequential() async throws {
         let source = LoggingSource()
