@@ -3,14 +3,10 @@ import LiveModel
 /// A value kept as the JSON text it was read from: a span of a buffer that
 /// several values share (the data file the server started from).
 ///
-/// Only *plain* text is kept this way (see ``PackedJSON/plainEnd(_:from:)``):
-/// text that is already exactly what the server would write for it, so that
-/// it can be sent as it is. Plain text has no whitespace outside strings, no
-/// escape in any string, no `null`, no array, no empty object, no member
-/// named `.…` (no priority), no member given twice, no object whose keys
-/// would render it as an array, and only integers of at most 15 digits (so
-/// every number is exact as a double and written the same way back).
-/// Every key in it has been validated as a ``Key`` when the buffer was read.
+/// Only plain text is kept this way (see ``PlainText``): text that is
+/// already exactly what the server writes for its value, so that it can be
+/// sent as it is. Every key in it was validated when the buffer was read.
+/// The buffer stays in memory as long as one value kept in it does.
 ///
 /// A packed value is 16 bytes beside its share of the buffer; reading it
 /// walks its text, so only small values (and primitives) are packed.

@@ -4,13 +4,13 @@ extension DataNode {
     /// The data of a data file's snapshot (export-format JSON, or plain JSON
     /// as initial data), normalised as ``init(json:)`` normalises a body.
     ///
-    /// The text is validated once by the C core and then kept: every value
-    /// that is plain text (see ``PackedJSON``) of at most
-    /// ``SnapshotReader/packLimit`` bytes (4 KB), and every plain primitive, stays
-    /// a span of the file's bytes until it is written over, so a large file
-    /// costs about its own size plus a dictionary entry per child of each
-    /// larger object. Anything else (priorities, arrays, `null`s, escapes,
-    /// fractions, whitespace inside a small value) is read as a body is.
+    /// The text is validated once by the C core and then kept: every plain
+    /// value (see ``PlainText``) of at most `packLimit` bytes, and every
+    /// plain primitive, stays a span of the file's bytes (``PackedJSON``)
+    /// until it is written over, so a large file costs about its own size
+    /// plus a dictionary entry per child of each larger object. Anything else
+    /// (priorities, arrays, `null`s, escapes, fractions, whitespace inside a
+    /// small value) is read as a body is.
     /// - Throws: ``StoreError`` for data the database refuses, or
     ///   ``ParseError`` for text that is not JSON.
     /// - Complexity: O(size of the text).
@@ -25,7 +25,7 @@ extension DataNode {
 }
 
 /// Reads snapshot text that the C core has validated into nodes, packing
-/// what is plain (see ``DataNode/reading(snapshot:)``).
+/// what is plain (see ``DataNode/reading(snapshot:packLimit:)``).
 struct SnapshotReader {
     /// The largest object kept as text by default; larger ones get a
     /// dictionary of their children, so that reading one child never walks
