@@ -151,12 +151,6 @@ final class QueryView {
         return commit(touched, next, dropHidden: filtered || cacheIsFiltered)
     }
 
-    /// The whole value arriving in an empty view without a limit (a first
-    /// load): every child inside the bounds is added, in query order, with
-    /// no candidate bookkeeping: nothing was shown, so nothing moves,
-    /// changes or leaves. The events are those ``commit(_:_:dropHidden:)``
-    /// would give.
-    /// - Complexity: O(n log n) for n children.
     /// The `child_added` events of every child held, in order: those of a
     /// fill whose events were left out (`apply(_:filtered:fillEvents:)`),
     /// while nothing else has changed the view.
@@ -165,7 +159,12 @@ final class QueryView {
         addedEvents { cache[index.key(of: $0)]! }
     }
 
-    /// Fills the empty view with `value`; returns what makes its events.
+    /// The whole value arriving in an empty view without a limit (a first
+    /// load): every child inside the bounds is added, in query order, with
+    /// no candidate bookkeeping: nothing was shown, so nothing moves,
+    /// changes or leaves. Returns what makes the events, which are those
+    /// ``commit(_:_:dropHidden:)`` would give.
+    /// - Complexity: O(n log n) for n children; the events O(n).
     private func fill(_ value: Snapshot, filtered: Bool) -> () -> [ChildEvent] {
         isComplete = true
         cacheIsFiltered = filtered
