@@ -111,45 +111,13 @@ struct PackedJSON: Sendable {
         while true {
             let (keyStart, keyEnd, valueStart, valueEnd) = buffer.withUnsafeBufferPointer { p in
                 let keyEnd = PlainText.stringEnd(p, i)! - 1
-                let valueEnd = Self.valueEnd(p, keyEnd + 2)
+                let valueEnd = SnapshotReader.valueEnd(p, keyEnd + 2, p.count)!
                 return (i + 1, keyEnd, keyEnd + 2, valueEnd)
             }
             guard body(keyStart, keyEnd, PackedJSON(buffer, start: valueStart, end: valueEnd)) else { return }
             // The next byte is ',' or the closing '}'.
             if buffer[valueEnd] == UInt8(ascii: "}") { return }
             i = valueEnd + 1
-        }
-    }
-
-    // MARK: Walking plain text
-
-    /// The end of the plain value starting at `i`.
-    static func valueEnd(_ p: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int {
-        switch p[i] {
-        case UInt8(ascii: "\""):
-            return PlainText.stringEnd(p, i)!
-        case UInt8(ascii: "{"):
-            var depth = 0
-            var j = i
-            while true {
-                switch p[j] {
-                case UInt8(ascii: "{"): depth += 1
-                case UInt8(ascii: "}"):
-                    depth -= 1
-                    if depth == 0 { return j + 1 }
-                case UInt8(ascii: "\""): j = PlainText.stringEnd(p, j)! - 1
-                default: break
-                }
-                j += 1
-            }
-        case UInt8(ascii: "t"):
-            return i + 4
-        case UInt8(ascii: "f"):
-            return i + 5
-        default:
-            var j = i + 1
-            while j < p.count, p[j] >= UInt8(ascii: "0"), p[j] <= UInt8(ascii: "9") { j += 1 }
-            return j
         }
     }
 

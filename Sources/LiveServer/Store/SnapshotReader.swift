@@ -115,8 +115,9 @@ struct SnapshotReader {
     }
 
     /// The end of the valid JSON value at `i` (strings may hold escapes),
-    /// or `nil` if it does not end before `end`.
-    private static func valueEnd(_ p: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> Int? {
+    /// or `nil` if it does not end before `end`. (A packed value's members
+    /// are walked with it too.)
+    static func valueEnd(_ p: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> Int? {
         guard i < end else { return nil }
         switch p[i] {
         case UInt8(ascii: "\""):
