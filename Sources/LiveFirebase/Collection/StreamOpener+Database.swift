@@ -1,4 +1,5 @@
 // StreamOpener+Database.swift — the real stream.
+import LiveModel
 
 extension StreamOpener {
     /// Opens a ``DatabaseStream`` of the query over `transport`.
@@ -10,7 +11,7 @@ extension StreamOpener {
             // The stream yields straight into the consumer's sequence, and
             // stops when the consumer leaves or asks; a stop never comes
             // before the start.
-            let (messages, continuation) = AsyncStream.makeStream(of: StreamMessage.self)
+            let (messages, continuation) = IsolatedStream.makeStream(of: StreamMessage.self)
             let starting = Task { await stream.start(delivering: continuation) }
             let stop: @Sendable () -> Void = {
                 Task {
@@ -18,7 +19,7 @@ extension StreamOpener {
                     await stream.stop()
                 }
             }
-            continuation.onTermination = { _ in stop() }
+            continuation.onTermination = { stop() }
             return OpenedStream(messages: messages, stop: stop)
         }
     }

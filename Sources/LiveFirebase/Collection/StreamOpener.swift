@@ -4,11 +4,12 @@ import LiveModel
 /// An open stream: its messages, and how to stop it.
 public struct OpenedStream: Sendable {
     /// The stream's messages, in order; the last is ``StreamMessage/ended(_:)``.
-    public let messages: AsyncStream<StreamMessage>
+    /// A collection reads them on the main actor without leaving it.
+    public let messages: IsolatedStream<StreamMessage>
     /// Stops the stream (it then ends with `ended(nil)`).
     public let stop: @Sendable () -> Void
 
-    public init(messages: AsyncStream<StreamMessage>, stop: @escaping @Sendable () -> Void) {
+    public init(messages: IsolatedStream<StreamMessage>, stop: @escaping @Sendable () -> Void) {
         self.messages = messages
         self.stop = stop
     }
@@ -27,7 +28,7 @@ public struct StreamOpener: Sendable {
     /// A stream that never sends anything until stopped: the collection
     /// holds only what it is given through ``FirebaseCollection/receive(_:)``.
     public static let offline = StreamOpener { _, _ in
-        let (messages, continuation) = AsyncStream.makeStream(of: StreamMessage.self)
+        let (messages, continuation) = IsolatedStream.makeStream(of: StreamMessage.self)
         return OpenedStream(messages: messages) {
             continuation.yield(.ended(nil))
             continuation.finish()

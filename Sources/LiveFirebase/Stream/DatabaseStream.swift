@@ -49,7 +49,7 @@ public actor DatabaseStream<StreamClock: Clock<Duration>> {
     let clock: StreamClock
 
     var machine: StreamMachine?
-    var continuation: AsyncStream<StreamMessage>.Continuation?
+    var continuation: IsolatedStream<StreamMessage>.Continuation?
     /// Identifies the current ``start()``.
     var run = 0
     /// Identifies the current connection; stale events carry an older one.
@@ -95,17 +95,18 @@ public actor DatabaseStream<StreamClock: Clock<Duration>> {
         self.logger = logger
     }
 
-    /// Connects, and returns the messages of this run (for one consumer).
+    /// Connects, and returns the messages of this run (for one consumer,
+    /// which reads them on its own actor: see ``IsolatedStream``).
     ///
     /// Calling it again stops the current run (its messages end with
     /// `.ended(nil)`) and starts afresh. Ending the iteration of the
     /// messages stops the stream. An invalid query ends at once with
     /// ``DatabaseError/invalidQuery(_:)``.
-    public func start() -> AsyncStream<StreamMessage> {
-        let (messages, continuation) = AsyncStream.makeStream(of: StreamMessage.self)
+    public func start() -> IsolatedStream<StreamMessage> {
+        let (messages, continuation) = IsolatedStream.makeStream(of: StreamMessage.self)
         start(delivering: continuation)
         let current = run
-        continuation.onTermination = { [weak self] _ in
+        continuation.onTermination = { [weak self] in
             Task { await self?.consumerLeft(run: current) }
         }
         return messages
@@ -116,7 +117,7 @@ public actor DatabaseStream<StreamClock: Clock<Duration>> {
     /// `.ended`. The caller stops the stream when its consumer leaves. A
     /// consumer that made the continuation reads the messages with no task
     /// in between.
-    package func start(delivering continuation: AsyncStream<StreamMessage>.Continuation) {
+    package func start(delivering continuation: IsolatedStream<StreamMessage>.Continuation) {
         stop()
         run += 1
         self.continuation = continuation

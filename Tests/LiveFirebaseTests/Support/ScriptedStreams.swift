@@ -7,12 +7,12 @@ import LiveModel
 /// Opens streams that send what the test tells them, by location path.
 final class ScriptedStreams: @unchecked Sendable {
     private let lock = NSLock()
-    private var open: [String: AsyncStream<StreamMessage>.Continuation] = [:]
+    private var open: [String: IsolatedStream<StreamMessage>.Continuation] = [:]
     private(set) var opened: [String] = []
 
     var opener: StreamOpener {
         StreamOpener { [self] reference, _ in
-            let (messages, continuation) = AsyncStream.makeStream(of: StreamMessage.self)
+            let (messages, continuation) = IsolatedStream.makeStream(of: StreamMessage.self)
             lock.withLock {
                 open[reference.path.description] = continuation
                 opened.append(reference.path.description)

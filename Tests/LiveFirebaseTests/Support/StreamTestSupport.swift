@@ -150,7 +150,7 @@ final class StreamRecorder: @unchecked Sendable {
     private let recorded = WatchedState<[StreamMessage]>([])
     private var task: Task<Void, Never>?
 
-    init(_ stream: AsyncStream<StreamMessage>) {
+    init(_ stream: IsolatedStream<StreamMessage>) {
         task = Task { [recorded] in
             for await message in stream {
                 // Progress of a first put is checked on its own (StreamProgressTests).

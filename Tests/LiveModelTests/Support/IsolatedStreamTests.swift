@@ -1,0 +1,119 @@
+// IsolatedStreamTests.swift — an isolated stream's order, end, termination
+// and turns, with a consumer on the main actor.
+
+import Foundation
+import LiveModel
+import Synchronization
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct IsolatedStreamTests {
+    /// What ran on the main actor, in order.
+    @MainActor final class Log {
+        var entries: [String] = []
+    }
+
+    /// Counts calls of a termination handler.
+    final class Calls: Sendable {
+        private let count = Atomic<Int>(0)
+        func add() { count.add(1, ordering: .relaxed) }
+        var value: Int { count.load(ordering: .relaxed) }
+    }
+
+    @Test func valuesFromAnotherThreadArriveInOrderAndTheEndAfterThem() async {
+        let (stream, continuation) = IsolatedStream.makeStream(of: Int.self)
+        let count = 100_000
+        Thread {
+            for i in 0..<count { continuation.yield(i) }
+            continuation.finish()
+        }.start()
+        var expected = 0
+        for await value in stream {
+            #expect(value == expected)
+            if value != expected { break }
+            expected += 1
+        }
+        #expect(expected == count)
+    }
+
+    @MainActor @Test func bufferedValuesAreReadWithoutLeavingTheActor() async {
+        let (stream, continuation) = IsolatedStream.makeStream(of: Int.self, turn: .seconds(3_600))
+        for i in 0..<100 { continuation.yield(i) }
+        continuation.finish()
+        let log = Log()
+        // Queued on the main actor before the reading starts: it can run
+        // only when the consumer lets the actor go.
+        Task { @MainActor in log.entries.append("other") }
+        for await value in stream { log.entries.append(String(value)) }
+        #expect(log.entries == (0..<100).map(String.init))
+    }
+
+    @MainActor @Test func aConsumerWithABacklogLetsItsActorGoEachTurn() async {
+        let (stream, continuation) = IsolatedStream.makeStream(of: Int.self, turn: .zero)
+        for i in 0..<3 { continuation.yield(i) }
+        continuation.finish()
+        let log = Log()
+        Task { @MainActor in log.entries.append("other") }
+        for await value in stream { log.entries.append(String(value)) }
+        // With a turn of zero, the actor is let go before the second value.
+        #expect(log.entries == ["0", "other", "1", "2"])
+    }
+
+    @Test func finishingEndsOnceAndDropsLaterValues() async {
+        let (stream, continuation) = IsolatedStream.makeStream(of: Int.self)
+        let calls = Calls()
+        continuation.onTermination = { calls.add() }
+        continuation.yield(1)
+        continuation.finish()
+        continuation.finish()
+        continuation.yield(2)
+        var seen: [Int] = []
+        for await value in stream { seen.append(value) }
+        #expect(seen == [1])
+        #expect(calls.value == 1)
+        // A handler set after the end runs at once.
+        let late = Calls()
+        continuation.onTermination = { late.add() }
+        #expect(late.value == 1)
+    }
+
+    @Test func releasingTheSequenceTerminatesIt() {
+        let calls = Calls()
+        var continuation: IsolatedStream<Int>.Continuation?
+        do {
+            let (stream, made) = IsolatedStream.makeStream(of: Int.self)
+            made.onTermination = { calls.add() }
+            continuation = made
+            made.yield(1)
+            #expect(calls.value == 0)
+            withExtendedLifetime(stream) {}
+        }
+        #expect(calls.value == 1)
+        continuation?.yield(2) // dropped: nobody can read it
+        continuation?.finish()
+        #expect(calls.value == 1)
+    }
+
+    @Test func cancellingAWaitingConsumerEndsItsReadingAndTerminates() async {
+        let (stream, continuation) = IsolatedStream.makeStream(of: Int.self)
+        let calls = Calls()
+        let (waiting, waitingContinuation) = AsyncStream.makeStream(of: Void.self)
+        continuation.onTermination = {
+            calls.add()
+        }
+        let reader = Task {
+            var iterator = stream.makeAsyncIterator()
+            let first = await iterator.next()
+            waitingContinuation.yield()
+            return (first, await iterator.next())
+        }
+        continuation.yield(7)
+        var signals = waiting.makeAsyncIterator()
+        _ = await signals.next()
+        reader.cancel()
+        let (first, second) = await reader.value
+        #expect(first == 7)
+        #expect(second == nil)
+        #expect(calls.value == 1)
+        continuation.yield(8) // dropped
+    }
+}
