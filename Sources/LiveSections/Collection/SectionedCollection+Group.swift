@@ -32,7 +32,7 @@ extension SectionedCollection {
         var oldCounts: [Section: Int] = [:]
         for entry in entries {
             for section in [entry.old?.section, entry.new?.section].compactMap({ $0 }) {
-                if let box = rows[section] { oldCounts[section] = box.tree.count }
+                if let box = rows[section] { oldCounts[section] = box.count }
             }
         }
         let oldOrder = order
@@ -45,7 +45,7 @@ extension SectionedCollection {
         for handler in staged.values { handler(stages) }
         if !stepped.isEmpty { sendSteps(stages, undoing: entries, oldOrder: oldOrder) }
         guard !sequential.isEmpty else { return }
-        let steps = plan.steps { section in rows[section]!.tree.map(\.key) }
+        let steps = plan.steps { section in rows[section]!.keys }
         tell(steps, before: before)
     }
 
@@ -69,7 +69,7 @@ extension SectionedCollection {
             showsEmpty = false
         }
         guard !sequential.isEmpty else { return }
-        tell(order.enumerated().map { .sectionInserted($1, at: $0, keys: rows[$1]!.tree.map(\.key)) },
+        tell(order.enumerated().map { .sectionInserted($1, at: $0, keys: rows[$1]!.keys) },
              before: [:])
     }
 

@@ -32,7 +32,7 @@ extension SectionedCollection {
     /// The row path of `place` in the state shown. - Complexity: O(log n).
     func path(at place: Place) -> RowPath? {
         guard let s = sectionIndex(of: place.section),
-              let row = rows[place.section]?.tree.position(of: place.post) else { return nil }
+              let row = rows[place.section]?.position(of: place.post) else { return nil }
         return RowPath(section: s, row: row)
     }
 
@@ -65,9 +65,9 @@ extension SectionedCollection {
             grouped[section, default: []].append(post)
             placed[post.key] = Place(section: section, post: post)
         }
-        var rows: [Section: SectionRows] = [:]
+        var rows: [Section: PostRows] = [:]
         rows.reserveCapacity(grouped.count)
-        for (section, sorted) in grouped { rows[section] = SectionRows(sorted: sorted) }
+        for (section, sorted) in grouped { rows[section] = PostRows(sorted: sorted) }
         return Sectioning(order: grouped.keys.sorted(by: sectionPrecedes), rows: rows, placed: placed)
     }
 
@@ -75,8 +75,8 @@ extension SectionedCollection {
     /// - Complexity: O(log n + s).
     func unplace(_ key: Key) -> (path: RowPath, sectionGone: Bool)? {
         guard let place = placed.removeValue(forKey: key), let s = sectionIndex(of: place.section),
-              let box = rows[place.section], let (row, _) = box.tree.remove(place.post) else { return nil }
-        if box.tree.isEmpty {
+              let box = rows[place.section], let row = box.remove(place.post) else { return nil }
+        if box.isEmpty {
             rows[place.section] = nil
             order.remove(at: s)
             return (RowPath(section: s, row: row), true)
@@ -96,12 +96,12 @@ extension SectionedCollection {
     func place(_ key: Key, in section: Section, at post: OrderPost) -> (path: RowPath, sectionNew: Bool) {
         placed[key] = Place(section: section, post: post)
         if let box = rows[section] {
-            let row = box.tree.insert(post)
+            let row = box.insert(post)
             return (RowPath(section: sectionIndex(of: section)!, row: row), false)
         }
         let s = insertionIndex(of: section)
         order.insert(section, at: s)
-        rows[section] = SectionRows(sorted: [post])
+        rows[section] = PostRows(sorted: [post])
         return (RowPath(section: s, row: 0), true)
     }
 
@@ -115,21 +115,21 @@ extension SectionedCollection {
             guard let from = forward ? entry.old : entry.new else { continue }
             placed[entry.key] = nil
             guard let box = rows[from.section] else { continue }
-            _ = box.tree.remove(from.post)
-            if box.tree.isEmpty { emptied.append(from.section) }
+            _ = box.remove(from.post)
+            if box.isEmpty { emptied.append(from.section) }
         }
         var created: [Section] = []
         for entry in entries {
             guard let to = forward ? entry.new : entry.old else { continue }
             placed[entry.key] = to
             if let box = rows[to.section] {
-                box.tree.insert(to.post)
+                box.insert(to.post)
             } else {
-                rows[to.section] = SectionRows(sorted: [to.post])
+                rows[to.section] = PostRows(sorted: [to.post])
                 created.append(to.section)
             }
         }
-        for section in emptied where rows[section]?.tree.isEmpty == true {
+        for section in emptied where rows[section]?.isEmpty == true {
             rows[section] = nil
             if let s = sectionIndex(of: section) { order.remove(at: s) }
         }

@@ -37,8 +37,8 @@ extension SectionedCollection {
             if section == old.section, let s = sectionIndex(of: section), let box = rows[section] {
                 // The same section: the row leaves its place and takes its
                 // new one; the section stays, whatever its size.
-                guard let (fromRow, _) = box.tree.remove(old.post) else { return }
-                let toRow = box.tree.insert(post)
+                guard let fromRow = box.remove(old.post) else { return }
+                let toRow = box.insert(post)
                 placed[key] = Place(section: section, post: post)
                 let from = RowPath(section: s, row: fromRow), to = RowPath(section: s, row: toRow)
                 if from == to {

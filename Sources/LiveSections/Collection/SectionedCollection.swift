@@ -38,9 +38,9 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     /// whole sectioning, made in one go (``rebuild()``, or beside a fill).
     final class Sectioning {
         let order: [Section]
-        let rows: [Section: SectionRows]
+        let rows: [Section: PostRows]
         let placed: [Key: Place]
-        init(order: [Section], rows: [Section: SectionRows], placed: [Key: Place]) {
+        init(order: [Section], rows: [Section: PostRows], placed: [Key: Place]) {
             self.order = order
             self.rows = rows
             self.placed = placed
@@ -49,7 +49,7 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
 
     /// Sections present, in display order.
     var order: [Section] = []
-    var rows: [Section: SectionRows] = [:]
+    var rows: [Section: PostRows] = [:]
     /// Where each model is shown.
     var placed: [Key: Place] = [:]
     var sequential: [Int: (SectionedChange<Model, Section>) -> Void] = [:]
@@ -105,26 +105,26 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
 
     /// Number of rows in section `index`, as a list view is shown.
     /// - Complexity: O(1).
-    public func numberOfRows(inSection index: Int) -> Int { rows[order[index]]!.tree.count }
+    public func numberOfRows(inSection index: Int) -> Int { rows[order[index]]!.count }
 
     /// Row counts of every section, as a list view is shown.
     public var counts: [Int] { (0..<numberOfSections).map { numberOfRows(inSection: $0) } }
 
     /// The model at a row path, as a list view is shown. - Complexity: O(log n).
     public subscript(path: RowPath) -> Model {
-        collection.model(for: rows[order[path.section]]!.tree[path.row].key)!
+        collection.model(for: rows[order[path.section]]!.key(at: path.row))!
     }
 
     /// Where the model `key` is shown. - Complexity: O(log n + sections).
     public func path(of key: Key) -> RowPath? {
         guard let place = placed[key], let s = sectionIndex(of: place.section),
-              let row = rows[place.section]!.tree.position(of: place.post) else { return nil }
+              let row = rows[place.section]!.position(of: place.post) else { return nil }
         return RowPath(section: s, row: row)
     }
 
     /// Sections with their keys, in display order. - Complexity: O(n).
     public func snapshot() -> [SectionSnapshot<Section, Key>] {
-        order.map { s in SectionSnapshot(id: s, items: rows[s]!.tree.map(\.key)) }
+        order.map { s in SectionSnapshot(id: s, items: rows[s]!.keys) }
     }
 
     // MARK: Observing
