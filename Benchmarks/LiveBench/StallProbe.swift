@@ -23,7 +23,10 @@ final class StallProbe {
                 let due = clock.now + Self.period
                 self?.waitingUntil = due
                 try? await Task.sleep(until: due, clock: clock)
-                guard let self else { return }
+                // A stopped probe notes nothing more: its wake-up after the
+                // cancellation may come after the next start, and would
+                // count what ran between the two in the next measure.
+                guard let self, !Task.isCancelled else { return }
                 self.note(clock.now - due)
             }
         }
