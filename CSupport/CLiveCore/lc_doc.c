@@ -223,6 +223,13 @@ lc_status lc_doc_child_text(const lc_doc *doc, size_t i, const char **json, size
     return LC_OK;
 }
 
+lc_status lc_doc_root_text(const lc_doc *doc, const char **json, size_t *len) {
+    if (!doc || !json || !len) return LC_ERR_ARGUMENT;
+    *json = doc->buf + doc->root_off;
+    *len = doc->root_len;
+    return LC_OK;
+}
+
 int lc_doc_child_is_null(const lc_doc *doc, size_t i) {
     return doc && i < doc->n && doc->ch[i].empty;
 }

@@ -347,7 +347,14 @@ static void doc_arguments(lc_test *t) {
     CHECK(t, lc_doc_root_priority(d, NULL) == LC_ERR_ARGUMENT);
     CHECK(t, lc_doc_child_text(d, 1, &p, &n) == LC_ERR_ARGUMENT);
     CHECK(t, lc_doc_child_text(d, 0, NULL, &n) == LC_ERR_ARGUMENT);
+    CHECK(t, lc_doc_root_text(NULL, &p, &n) == LC_ERR_ARGUMENT);
+    CHECK(t, lc_doc_root_text(d, NULL, &n) == LC_ERR_ARGUMENT && lc_doc_root_text(d, &p, NULL) == LC_ERR_ARGUMENT);
+    CHECK(t, lc_doc_root_text(d, &p, &n) == LC_OK && n == 7 && memcmp(p, "{\"a\":1}", 7) == 0);
     CHECK(t, lc_doc_child_json(d, 1, NULL) == NULL);
+    lc_doc_free(d);
+    /* The root's text has no surrounding whitespace. */
+    REQUIRE(t, lc_doc_parse(" \n{\"b\": 2} \t", 12, NULL, &d, NULL) == LC_OK);
+    CHECK(t, lc_doc_root_text(d, &p, &n) == LC_OK && n == 8 && memcmp(p, "{\"b\": 2}", 8) == 0);
     lc_doc_free(d);
 }
 

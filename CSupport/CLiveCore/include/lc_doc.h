@@ -176,6 +176,12 @@ lc_status lc_doc_root_priority(const lc_doc *doc, lc_value *out);
 lc_status lc_doc_child_text(const lc_doc *doc, size_t i, const char **json, size_t *len);
 
 /**
+ * The JSON text of the whole document exactly as received (export members
+ * included), from its first byte to its last, borrowed.
+ */
+lc_status lc_doc_root_text(const lc_doc *doc, const char **json, size_t *len);
+
+/**
  * A quick read of the value at a relative path ("a/b", segments split at '/')
  * inside child i, from its text without parsing it: *decided is 1 and *out
  * is what lc_doc_sort_value gives child i of a document ordered by that

@@ -136,13 +136,17 @@ final class QueryView {
                 continue
             }
             if path.count == 1 {
-                stage(key, Snapshot(key: key, value: value.value, priority: value.priority, order: query.order))
+                stage(key, value.asChild(key, order: query.order))
                 continue
             }
             let held = next[key] ?? cache[key]
             guard let current = held ?? (isComplete && !cacheIsFiltered ? .absent(key: key) : nil) else { continue }
             if path.count == 2, path[1].string == ".priority" {
                 stage(key, Snapshot(key: key, value: current.value, priority: Priority(value.value), order: query.order))
+            } else if path.count == 2,
+                      let edited = current.replacingMember(path[1], with: value, key: key, order: query.order) {
+                // A member of an object child, from the texts alone.
+                stage(key, edited)
             } else {
                 let edited = current.value.replacing(path.dropFirst(), with: value.value)
                 stage(key, Snapshot(key: key, value: edited, priority: current.priority, order: query.order))

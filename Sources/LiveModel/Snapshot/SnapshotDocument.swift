@@ -156,6 +156,18 @@ final class SnapshotDocument: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` over the whole document's JSON text exactly as received.
+    func withRootText<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        var text: UnsafePointer<CChar>?
+        var length = 0
+        guard lc_doc_root_text(pointer, &text, &length) == LC_OK, let text else {
+            return try body(UnsafeBufferPointer(start: nil, count: 0))
+        }
+        return try text.withMemoryRebound(to: UInt8.self, capacity: length) {
+            try body(UnsafeBufferPointer(start: $0, count: length))
+        }
+    }
+
     /// Whether child `i` holds no value: `null` or an empty container (in a
     /// patch, where such members are kept, this means "delete").
     /// - Complexity: O(1).

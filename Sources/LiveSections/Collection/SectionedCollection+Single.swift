@@ -9,25 +9,26 @@ extension SectionedCollection {
     /// plus, for a moved row, a reload at its new path.
     /// - Complexity: O(log n + s) for s sections.
     func apply(_ change: SequentialChange<Model>) {
-        var events: [SectionedChange<Model, Section>] = []
+        // The sequential events are made only for observers of them.
+        var events = SequentialEvents(told: !sequential.isEmpty)
         var stage = BatchStage()
         switch change {
         case .inserted(let model, _):
             let (path, isNew) = place(model)
             if isNew {
-                events.append(.sectionInserted(sectionOf(model), at: path.section, models: [model]))
+                events.add(.sectionInserted(sectionOf(model), at: path.section, models: [model]))
                 stage.insertedSections = [path.section]
             } else {
-                events.append(.rowInserted(model, at: path))
+                events.add(.rowInserted(model, at: path))
                 stage.insertedRows = [path]
             }
         case .removed(let model, _):
             guard let (path, gone) = unplace(model.identifier) else { return }
             if gone {
-                events.append(.sectionRemoved(sectionOf(model), at: path.section))
+                events.add(.sectionRemoved(sectionOf(model), at: path.section))
                 stage.deletedSections = [path.section]
             } else {
-                events.append(.rowRemoved(model, at: path))
+                events.add(.rowRemoved(model, at: path))
                 stage.deletedRows = [path]
             }
         case .updated(let model, _), .moved(let model, _, _):
@@ -42,10 +43,10 @@ extension SectionedCollection {
                 placed[key] = Place(section: section, post: post)
                 let from = RowPath(section: s, row: fromRow), to = RowPath(section: s, row: toRow)
                 if from == to {
-                    events.append(.rowUpdated(model, at: to))
+                    events.add(.rowUpdated(model, at: to))
                     stage.reloadedRows = [from]
                 } else {
-                    events.append(.rowMoved(model, from: from, to: to))
+                    events.add(.rowMoved(model, from: from, to: to))
                     stage.movedRows = [RowMove(from: from, to: to)]
                 }
                 emit(events, [stage] + (from == to ? [] : [BatchStage(reloadedRows: [to])]))
@@ -59,17 +60,17 @@ extension SectionedCollection {
             guard let (from, gone) = unplace(key) else { return }
             let (to, isNew) = place(key, in: section, at: post)
             if gone {
-                events.append(.sectionRemoved(old.section, at: from.section))
+                events.add(.sectionRemoved(old.section, at: from.section))
                 stage.deletedSections = [from.section]
             } else {
-                events.append(.rowRemoved(model, at: from))
+                events.add(.rowRemoved(model, at: from))
             }
             if isNew {
-                events.append(.sectionInserted(section, at: to.section, models: [model]))
+                events.add(.sectionInserted(section, at: to.section, models: [model]))
                 stage.insertedSections = [to.section]
                 if !gone { stage.deletedRows = [from] }
             } else {
-                events.append(.rowInserted(model, at: to))
+                events.add(.rowInserted(model, at: to))
                 if gone { stage.insertedRows = [to] } else { stage.movedRows = [RowMove(from: from, to: to)] }
             }
             emit(events, [stage] + (gone || isNew ? [] : [BatchStage(reloadedRows: [to])]))
@@ -78,8 +79,8 @@ extension SectionedCollection {
         emit(events, [stage])
     }
 
-    func emit(_ events: [SectionedChange<Model, Section>], _ stages: [BatchStage]) {
-        for e in events { for handler in sequential.values { handler(e) } }
+    func emit(_ events: SequentialEvents, _ stages: [BatchStage]) {
+        for e in events.list { for handler in sequential.values { handler(e) } }
         let nonEmpty = stages.filter { !$0.isEmpty }
         if !nonEmpty.isEmpty { for handler in staged.values { handler(nonEmpty) } }
         // A single change's stages: the first changes the counts, a second
@@ -91,3 +92,17 @@ extension SectionedCollection {
     }
 }
 
+
+extension SectionedCollection {
+    /// The sequential events of a single change, made only when they are told.
+    struct SequentialEvents {
+        let told: Bool
+        private(set) var list: [SectionedChange<Model, Section>] = []
+
+        init(told: Bool) { self.told = told }
+
+        mutating func add(_ event: @autoclosure () -> SectionedChange<Model, Section>) {
+            if told { list.append(event()) }
+        }
+    }
+}
