@@ -7,9 +7,19 @@ import Synchronization
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct IsolatedStreamTests {
-    /// What ran on the main actor, in order.
-    @MainActor final class Log {
-        var entries: [String] = []
+    /// Reads a stream on an actor of its own (not the main actor, which
+    /// other suites keep busy), with another job queued on it first.
+    actor Reader {
+        private(set) var entries: [String] = []
+
+        /// The values read and where the queued job ran among them.
+        func read(_ stream: IsolatedStream<Int>) async -> [String] {
+            // Isolated to this actor: queued on it now, it runs only when
+            // the reading lets the actor go.
+            Task { self.entries.append("other") }
+            for await value in stream { entries.append(String(value)) }
+            return entries
+        }
     }
 
     /// Counts calls of a termination handler.
@@ -35,27 +45,21 @@ import Testing
         #expect(expected == count)
     }
 
-    @MainActor @Test func bufferedValuesAreReadWithoutLeavingTheActor() async {
+    @Test func bufferedValuesAreReadWithoutLeavingTheActor() async {
         let (stream, continuation) = IsolatedStream.makeStream(of: Int.self, turn: .seconds(3_600))
         for i in 0..<100 { continuation.yield(i) }
         continuation.finish()
-        let log = Log()
-        // Queued on the main actor before the reading starts: it can run
-        // only when the consumer lets the actor go.
-        Task { @MainActor in log.entries.append("other") }
-        for await value in stream { log.entries.append(String(value)) }
-        #expect(log.entries == (0..<100).map(String.init))
+        let entries = await Reader().read(stream)
+        #expect(entries == (0..<100).map(String.init))
     }
 
-    @MainActor @Test func aConsumerWithABacklogLetsItsActorGoEachTurn() async {
+    @Test func aConsumerWithABacklogLetsItsActorGoEachTurn() async {
         let (stream, continuation) = IsolatedStream.makeStream(of: Int.self, turn: .zero)
         for i in 0..<3 { continuation.yield(i) }
         continuation.finish()
-        let log = Log()
-        Task { @MainActor in log.entries.append("other") }
-        for await value in stream { log.entries.append(String(value)) }
+        let entries = await Reader().read(stream)
         // With a turn of zero, the actor is let go before the second value.
-        #expect(log.entries == ["0", "other", "1", "2"])
+        #expect(entries == ["0", "other", "1", "2"])
     }
 
     @Test func finishingEndsOnceAndDropsLaterValues() async {
