@@ -16,6 +16,12 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
 
     init(order: QueryOrder) { self.order = order }
 
+    deinit {
+        // The keys of a million models: freed off this thread (the index
+        // frees itself so; the models are the user's, freed here).
+        releaseInBackground(&keys, leaving: [])
+    }
+
     var count: Int { index.count }
 
     func sortKey(of model: Model, hint: SortValue?) throws -> SortValue {

@@ -69,13 +69,6 @@ extension FirebaseCollection {
         return .applied(events, observers: load.observers)
     }
 
-    /// Releases `value` on a background executor: the deallocation of what
-    /// a large load leaves behind (a million child events) does not stall
-    /// the main actor.
-    nonisolated static func release<T: Sendable>(_ value: T) {
-        Task.detached(priority: .utility) { withExtendedLifetime(value) {} }
-    }
-
     /// The view of `payload` in a new view of `query`, and its models, with
     /// the collection's observers' `works` done on them; without
     /// `childEvents`, the child events of a fill are left out.

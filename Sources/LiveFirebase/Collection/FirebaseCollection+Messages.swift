@@ -72,7 +72,7 @@ extension FirebaseCollection {
             switch await applyInBackground(payload, filtered: filtered) {
             case .applied(let events, let observers):
                 finish(events, isWhole: true, firstLoadStarted: started, observers: observers)
-                return Self.release(events)
+                return releaseInBackground(events)
             case .dropped: return
             case .declined: break
             }

@@ -27,6 +27,12 @@ final class QueryView {
     /// the server filtered), so a child it lacks may still exist.
     private(set) var cacheIsFiltered = false
 
+    deinit {
+        // A million children's snapshots: freed off this thread (the
+        // index frees itself so).
+        releaseInBackground(&cache, leaving: [:])
+    }
+
     init(query: DatabaseQuery) {
         self.query = query
         self.range = QueryRange(query)

@@ -14,7 +14,15 @@ package final class CoreIndex {
         self.raw = raw
     }
 
-    deinit { lc_index_free(raw) }
+    deinit {
+        // A large index is freed off this thread (see releaseInBackground).
+        if lc_index_count(raw) < 10_000 {
+            lc_index_free(raw)
+        } else {
+            let address = UInt(bitPattern: raw)
+            Task.detached(priority: .utility) { lc_index_free(OpaquePointer(bitPattern: address)) }
+        }
+    }
 
     package var count: Int { lc_index_count(raw) }
 

@@ -22,7 +22,10 @@ import LiveModel
 /// for the t keys it touched; only the first fill of an empty collection is
 /// sectioned whole, in O(n).
 ///
-/// Lives on the main actor, like its collection.
+/// Lives on the main actor, like its collection. When it is released, its
+/// storage (rows, and where each model is shown with its section value) is
+/// freed on a background task, so that letting go of a large sectioned list
+/// does not hold the main actor.
 @MainActor
 public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashable & SendableMetatype> {
     public let collection: SortedCollection<Model>
@@ -90,6 +93,13 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
             Self.sectioning(fill.count, fill.forEachPosted, sectionOf: section, sectionPrecedes: areInIncreasingOrder)
         }
         token = collection.addObserver(relay, preparingFills: work)
+    }
+
+    isolated deinit {
+        // The rows and places of a million models: freed off the main
+        // actor (section values included, see the type's summary).
+        releaseInBackground(&rows, leaving: [:])
+        releaseInBackground(&placed, leaving: [:])
     }
 
     // MARK: Reading
