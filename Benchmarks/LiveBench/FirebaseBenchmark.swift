@@ -33,6 +33,9 @@ enum FirebaseBenchmark {
         var loadStall: Double
         /// The same load into a collection carrying 100 sections.
         var sectionedLoadStall: Double
+        /// How long the main actor takes to release the loaded collection
+        /// with its 100 sections, once stopped.
+        var releaseSeconds: Double
         var eventsStall: Double
         var patchStall: Double
     }
@@ -75,7 +78,8 @@ enum FirebaseBenchmark {
         guard collection.collection.count == children else {
             throw BenchError("loaded \(collection.collection.count) of \(children) children")
         }
-        let sectionedLoadStall = try await sectionedLoad(reference, children: children, probe: probe)
+        let (sectionedLoadStall, releaseSeconds) = try await sectionedLoad(reference, children: children, probe: probe,
+                                                                           now: now)
 
         // Every observed update: its count, and the latency its value carries.
         let observed = UpdateCounter()
@@ -130,28 +134,36 @@ enum FirebaseBenchmark {
         collection.stop()
         return Figures(loadSeconds: loadSeconds, fetchSeconds: fetchSeconds, eventsPerSecond: eventsPerSecond,
                        medianLatency: quantile(0.5), p99Latency: quantile(0.99), changesPerSecond: changesPerSecond,
-                       loadStall: loadStall, sectionedLoadStall: sectionedLoadStall, eventsStall: eventsStall, patchStall: patchStall)
+                       loadStall: loadStall, sectionedLoadStall: sectionedLoadStall, releaseSeconds: releaseSeconds,
+                       eventsStall: eventsStall, patchStall: patchStall)
     }
 
     /// The longest main-actor stall while the location loads into a
-    /// collection that carries 100 sections.
-    private static func sectionedLoad(_ reference: DatabaseReference, children: Int, probe: StallProbe) async throws
-        -> Double {
-        let collection = try FirebaseCollection(reference: reference, query: DatabaseQuery(order: .child("s")),
-                                                mode: .all, dataSource: DecodingDataSource<BenchChild>())
-        let sections = SectionedCollection(collection.collection) { (child: BenchChild) in
+    /// collection that carries 100 sections; and how long the main actor
+    /// then takes to release them, once stopped.
+    private static func sectionedLoad(_ reference: DatabaseReference, children: Int, probe: StallProbe,
+                                      now: @Sendable () -> UInt64) async throws -> (stall: Double, release: Double) {
+        var collection: FirebaseCollection<DecodingDataSource<BenchChild>>? = try FirebaseCollection(
+            reference: reference, query: DatabaseQuery(order: .child("s")), mode: .all,
+            dataSource: DecodingDataSource<BenchChild>())
+        var sections: SectionedCollection<BenchChild, Int>? = SectionedCollection(collection!.collection) { child in
             child.identifier.string.utf8.reduce(0) { $0 &+ Int($1) } % 100
         }
-        let staged = sections.observeStages { _ in }
-        defer { staged.cancel() }
+        let staged = sections!.observeStages { _ in }
         probe.start()
-        try await collection.start()
+        try await collection!.start()
         let stall = probe.stop()
-        collection.stop()
-        guard sections.counts.reduce(0, +) == children else {
-            throw BenchError("\(sections.counts.reduce(0, +)) of \(children) children in the sections")
+        collection!.stop()
+        guard sections!.counts.reduce(0, +) == children else {
+            throw BenchError("\(sections!.counts.reduce(0, +)) of \(children) children in the sections")
         }
-        return stall
+        staged.cancel()
+        // Whatever the stopped stream still holds goes first.
+        for _ in 0..<10 { await Task.yield() }
+        let start = now()
+        sections = nil
+        collection = nil
+        return (stall, Double(now() - start) / 1e9)
     }
 
     /// Child changes per second when the server receives multi-path patches
