@@ -1,5 +1,4 @@
 // StreamOpener+Database.swift — the real stream.
-import LiveModel
 
 extension StreamOpener {
     /// Opens a ``DatabaseStream`` of the query over `transport`.

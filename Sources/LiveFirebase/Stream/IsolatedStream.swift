@@ -1,6 +1,5 @@
 // IsolatedStream.swift — an unbounded asynchronous sequence whose consumer
 // reads on its own actor.
-import Synchronization
 
 /// An unbounded sequence of values sent from any thread to one consumer,
 /// read on the consumer's own actor.
@@ -25,9 +24,13 @@ import Synchronization
 /// programming error, as with `AsyncStream`.
 ///
 /// The sequence terminates (its ``Continuation/onTermination`` runs, once)
-/// when the producer finishes it, when the consumer's task is cancelled
-/// while it waits, or when the sequence and every iterator made from it are
-/// released. Values yielded after that are dropped.
+/// when the producer finishes it, when the consumer's task is cancelled (it
+/// then reads nil), or when the sequence and every iterator made from it
+/// are released. Values yielded after that are dropped.
+///
+/// Before macOS 15 and iOS 18, `for await` calls the iterator's `next()`
+/// rather than `next(isolation:)`, and the consumer leaves its actor on
+/// every value, as with `AsyncStream`.
 public struct IsolatedStream<Element: Sendable>: AsyncSequence, Sendable {
     public typealias Failure = Never
 
@@ -63,6 +66,10 @@ public struct IsolatedStream<Element: Sendable>: AsyncSequence, Sendable {
         /// - Complexity: O(1).
         public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async -> Element? {
             let channel = consumer.channel
+            if Task.isCancelled {
+                channel.terminate()
+                return nil
+            }
             if let ready = channel.take() {
                 let now = ContinuousClock.now
                 guard let started = turnStarted else {

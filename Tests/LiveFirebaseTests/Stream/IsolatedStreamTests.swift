@@ -2,7 +2,7 @@
 // and turns, with a consumer on the main actor.
 
 import Foundation
-import LiveModel
+import LiveFirebase
 import Synchronization
 import Testing
 
@@ -119,5 +119,42 @@ import Testing
         #expect(second == nil)
         #expect(calls.value == 1)
         continuation.yield(8) // dropped
+    }
+
+    /// Tells when it is freed.
+    final class Tracked: Sendable {
+        let freed: @Sendable () -> Void
+        init(_ freed: @escaping @Sendable () -> Void) { self.freed = freed }
+        deinit { freed() }
+    }
+
+    @Test func aValueReadIsNoLongerHeldByTheStream() async {
+        let (stream, continuation) = IsolatedStream.makeStream(of: Tracked.self)
+        let freed = Calls()
+        continuation.yield(Tracked { freed.add() })
+        continuation.yield(Tracked {})
+        var iterator = stream.makeAsyncIterator()
+        do {
+            let first = await iterator.next()
+            #expect(first != nil)
+        }
+        // Read and let go while the second is still buffered: freed now.
+        #expect(freed.value == 1)
+        withExtendedLifetime(continuation) {}
+    }
+
+    @Test func aCancelledConsumerReadsNothingMoreAndTerminates() async {
+        let (stream, continuation) = IsolatedStream.makeStream(of: Int.self)
+        let calls = Calls()
+        continuation.onTermination = { calls.add() }
+        continuation.yield(1)
+        continuation.yield(2)
+        let reader = Task {
+            var iterator = stream.makeAsyncIterator()
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await iterator.next()
+        }
+        #expect(await reader.value == nil)
+        #expect(calls.value == 1)
     }
 }
