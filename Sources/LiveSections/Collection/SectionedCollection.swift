@@ -23,9 +23,11 @@ import LiveModel
 /// sectioned whole, in O(n).
 ///
 /// Lives on the main actor, like its collection. When it is released, its
-/// storage (rows, and where each model is shown with its section value) is
-/// freed on a background task, so that letting go of a large sectioned list
-/// does not hold the main actor.
+/// storage (its rows with their sort keys, and where each model is shown
+/// with its section value) is freed on a background task, so that letting
+/// go of a large sectioned list does not hold the main actor. Section values
+/// are already made off the main actor when sections are built beside a
+/// first load.
 @MainActor
 public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashable & SendableMetatype> {
     public let collection: SortedCollection<Model>

@@ -16,10 +16,10 @@ import Testing
     @Test func aValueHandedOverIsFreedOnce() async {
         let count = Atomic<Int>(0)
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            let tracked = Tracked {
+            // Made in the call: the task holds the only reference.
+            releaseInBackground([Tracked {
                 if count.add(1, ordering: .relaxed).newValue == 1 { done.resume() }
-            }
-            releaseInBackground([tracked])
+            }])
         }
         #expect(count.load(ordering: .relaxed) == 1)
     }
