@@ -160,10 +160,17 @@ enum FirebaseBenchmark {
         staged.cancel()
         // Whatever the stopped stream still holds goes first.
         for _ in 0..<10 { await Task.yield() }
+        weak let releasedCollection = collection
+        weak let releasedSections = sections
         let start = now()
         sections = nil
         collection = nil
-        return (stall, Double(now() - start) / 1e9)
+        let seconds = Double(now() - start) / 1e9
+        // Timed only if it happened here.
+        guard releasedCollection == nil, releasedSections == nil else {
+            throw BenchError("the sectioned load's collection outlived its release")
+        }
+        return (stall, seconds)
     }
 
     /// Child changes per second when the server receives multi-path patches
