@@ -5,8 +5,18 @@ import LiveModel
 
 extension SectionedCollection {
     /// The index of `section` among the sections shown, or nil.
-    /// - Complexity: O(log s) for s sections.
+    /// - Complexity: O(1) once the sections have stayed the same for s
+    ///   lookups (s sections), O(log s) before; amortized O(log s).
     func sectionIndex(of section: Section) -> Int? {
+        if let positions { return positions[section] }
+        lookups += 1
+        if lookups >= order.count {
+            var made: [Section: Int] = [:]
+            made.reserveCapacity(order.count)
+            for (i, s) in order.enumerated() { made[s] = i }
+            positions = made
+            return made[section]
+        }
         let at = insertionIndex(of: section)
         return at < order.count && order[at] == section ? at : nil
     }

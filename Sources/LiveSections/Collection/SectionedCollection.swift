@@ -53,7 +53,19 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     }
 
     /// Sections present, in display order.
-    var order: [Section] = []
+    var order: [Section] = [] {
+        didSet {
+            positions = nil
+            lookups = 0
+        }
+    }
+    /// Each section's index in `order`, made once `order` has been looked up
+    /// as many times as it has sections since it last changed: sections
+    /// usually change far less often than rows, and when they change often
+    /// the lookups stay binary searches.
+    var positions: [Section: Int]?
+    /// Lookups in `order` since it last changed, while `positions` is nil.
+    var lookups = 0
     var rows: [Section: PostRows] = [:]
     /// Where each model is shown.
     var placed: [Key: Place] = [:]
