@@ -4,7 +4,9 @@ import LiveModel
 /// Where a model stands in its collection's order: its sort key and its key,
 /// comparable with the posts of the same collection. Layers above use it to
 /// keep subsets (sections) in the collection's order.
+@usableFromInline
 package struct OrderPost: Comparable {
+    @usableFromInline
     enum Value {
         case firebase(SortValue)
         /// Boxed, so that a post stays small (sections keep millions of
@@ -14,14 +16,22 @@ package struct OrderPost: Comparable {
 
     /// The sort key of a collection ordered by the models' own `Comparable`
     /// sort key.
+    @usableFromInline
     final class CustomSortKey {
         let value: any Comparable
         init(_ value: any Comparable) { self.value = value }
     }
 
-    let value: Value
-    package let key: Key
+    @usableFromInline let value: Value
+    @usableFromInline package let key: Key
 
+    @inlinable
+    init(value: Value, key: Key) {
+        self.value = value
+        self.key = key
+    }
+
+    @usableFromInline
     package static func < (a: OrderPost, b: OrderPost) -> Bool {
         switch (a.value, b.value) {
         case (.firebase(.number(let x)), .firebase(.number(let y))) where x != y:
@@ -38,6 +48,7 @@ package struct OrderPost: Comparable {
         }
     }
 
+    @usableFromInline
     package static func == (a: OrderPost, b: OrderPost) -> Bool { !(a < b) && !(b < a) }
 
     private static func lessThan<T: Comparable>(_ a: T, _ b: any Comparable) -> Bool? {

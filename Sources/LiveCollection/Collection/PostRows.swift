@@ -10,11 +10,13 @@ import LiveModel
 /// specialised for ``OrderPost``, whichever module uses it: a generic tree
 /// called from another module runs unspecialised, with a runtime type
 /// lookup and a witness call for each copy and comparison of an element.
+@usableFromInline
 package final class PostRows {
     private var tree: OrderStatisticTree<OrderPost>
 
     /// The rows of `sorted` (ascending, no two equal), built in bulk.
     /// - Complexity: O(n).
+    @usableFromInline
     package init(sorted: [OrderPost]) {
         tree = OrderStatisticTree<OrderPost>(sorted, areInIncreasingOrder: { $0 < $1 })
     }

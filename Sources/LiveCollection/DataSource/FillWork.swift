@@ -36,6 +36,7 @@ extension PreparedFill {
 
     /// Calls `body` with each model and its order post, in order.
     /// - Complexity: O(n), with no lookup by key.
+    @inlinable
     package func forEachPosted(_ body: (Model, OrderPost) -> Void) {
         backend.forEachPosted(body)
     }

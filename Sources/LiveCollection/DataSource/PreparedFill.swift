@@ -14,11 +14,11 @@ import LiveModel
 public final class PreparedFill<Model: LiveModelProtocol> {
     /// The order the models are in.
     public let order: QueryOrder
-    let backend: CoreBackend<Model>
+    @usableFromInline let backend: CoreBackend<Model>
     /// The models in order.
-    let inOrder: [Model]
+    @usableFromInline let inOrder: [Model]
     /// Keys whose (last) child's preparation failed, in the order of the children.
-    let failures: [(key: Key, error: any Error)]
+    @usableFromInline let failures: [(key: Key, error: any Error)]
     /// What observers' works made of the fill, by slot (``perform(_:)``).
     var results: [ObjectIdentifier: AnyObject] = [:]
 
@@ -75,6 +75,7 @@ public final class PreparedFill<Model: LiveModelProtocol> {
     ///   hold `count` children.
     /// - Complexity: O(n log n) in the C core for n children, plus the
     ///   preparations.
+    @inlinable
     package init?(everyChildOf value: Snapshot, count: Int, order: QueryOrder,
                   prepare: (Snapshot) throws -> Preparation<Model>) {
         let backend = CoreBackend<Model>(order: order)
@@ -113,7 +114,8 @@ public final class PreparedFill<Model: LiveModelProtocol> {
     /// The model `prepare` makes of `child`, or nil when it skips it.
     /// - Throws: what `prepare` throws, or ``FeedError/identifierMismatch(expected:got:)``
     ///   when the model's identifier is not `key`.
-    private static func model(of child: Snapshot, key: Key,
+    @inlinable
+    static func model(of child: Snapshot, key: Key,
                               _ prepare: (Snapshot) throws -> Preparation<Model>) throws -> Model? {
         guard case .model(let model) = try prepare(child) else { return nil }
         guard model.identifier == key else { throw FeedError.identifierMismatch(expected: key, got: model.identifier) }

@@ -6,14 +6,16 @@ import LiveModel
 ///
 /// Not thread-safe: confined to its collection, or to the task that
 /// prepares a fill (``PreparedFill``) until the collection takes it.
+@usableFromInline
 final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
     typealias SortKey = SortValue
 
-    let order: QueryOrder
-    private let index = CoreIndex()
-    private var models: [Model?] = []
-    private var keys: [Key?] = []
+    @usableFromInline let order: QueryOrder
+    @usableFromInline let index = CoreIndex()
+    @usableFromInline var models: [Model?] = []
+    @usableFromInline var keys: [Key?] = []
 
+    @usableFromInline
     init(order: QueryOrder) { self.order = order }
 
     deinit {
@@ -22,6 +24,7 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
         releaseInBackground(&keys, leaving: [])
     }
 
+    @usableFromInline
     var count: Int { index.count }
 
     func sortKey(of model: Model, hint: SortValue?) throws -> SortValue {
@@ -46,6 +49,7 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
         return (old, new)
     }
 
+    @usableFromInline
     func remove(_ key: Key, model: inout Model?) -> Int? {
         guard let (position, id) = index.remove(key) else { return nil }
         model = models[Int(id)].take()
@@ -63,6 +67,7 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
 
     /// Calls `body` with each model, its key and its sort value, in order.
     /// - Complexity: O(n), with no lookup by key.
+    @inlinable
     func forEachEntry(_ body: (Model, Key, SortValue) -> Void) {
         index.forEachEntry { id, value in
             body(models[Int(id)]!, keys[Int(id)]!, value)
@@ -72,6 +77,7 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
 
     /// Calls `body` with each model and its order post, in order.
     /// - Complexity: O(n), with no lookup by key.
+    @inlinable
     func forEachPosted(_ body: (Model, OrderPost) -> Void) {
         forEachEntry { model, key, value in body(model, OrderPost(value: .firebase(value), key: key)) }
     }
@@ -82,6 +88,7 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
     /// or their entries removed.
     /// - Returns: false, changing nothing, otherwise.
     /// - Complexity: O(n log n) in the C core, with no lookup by key.
+    @inlinable
     func build(fromChildrenOf value: Snapshot) -> Bool {
         guard index.count == 0, index.build(fromChildrenOf: value, order: order) else { return false }
         models = Array(repeating: nil, count: index.count)
@@ -102,12 +109,14 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
     }
 
     /// Sets the model of an entry made by ``build(fromChildrenOf:)``.
+    @inlinable
     func setBuilt(_ model: Model, key: Key, id: UInt32) {
         models[Int(id)] = model
         keys[Int(id)] = key
     }
 
     /// Calls `body` with the id of each entry, in order.
+    @inlinable
     func forEachID(_ body: (UInt32) -> Void) {
         index.forEachID { body($0); return true }
     }

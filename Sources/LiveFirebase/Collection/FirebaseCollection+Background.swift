@@ -58,7 +58,7 @@ extension FirebaseCollection {
         let before = view, listening = generation
         // A large load's child events cost memory and time: made only for
         // observers, or for one added while the load was prepared.
-        let load = await Self.prepare(payload, query: view.query, filtered: filtered, prepare: prepare,
+        let load = await Self.prepare(payload, query: view.query, filtered: filtered, prepare: prepare, bulkFill: bulkFill,
                                       works: collection.fillWorks, childEvents: !childObservers.isEmpty)
         guard generation == listening else { return .dropped }
         guard view === before, view.isEmpty else { return .declined }
@@ -77,6 +77,7 @@ extension FirebaseCollection {
     @concurrent
     nonisolated static func prepare(_ payload: StreamPayload, query: DatabaseQuery, filtered: Bool?,
                                     prepare: @escaping @Sendable (Snapshot) throws -> Preparation<Model>,
+                                    bulkFill: @escaping BulkFill,
                                     works: [FillWork<Model>], childEvents: Bool)
         async -> sending BackgroundLoad<Model> {
         // A whole value (the usual first load) is ordered in bulk from its
@@ -88,7 +89,7 @@ extension FirebaseCollection {
         let holdsAll = whole && query.limit == nil && query.start == nil && query.end == nil
         let data = payload.data, order = query.order
         let bulk = holdsAll ? ThreadedWork {
-            PreparedFill<Model>(everyChildOf: data, count: data.childrenCount, order: order, prepare: prepare)
+            bulkFill(data, data.childrenCount, order, prepare)
         } : nil
         let view = QueryView(query: query)
         let applied = view.apply(payload, filtered: filtered, fillEvents: childEvents)
@@ -99,7 +100,7 @@ extension FirebaseCollection {
             return BackgroundLoad(view: view, events: events, fill: fill, works: works)
         }
         if whole, !holdsAll,
-           let fill = PreparedFill(everyChildOf: payload.data, count: view.count, order: query.order, prepare: prepare) {
+           let fill = bulkFill(payload.data, view.count, query.order, prepare) {
             return BackgroundLoad(view: view, events: events, fill: fill, works: works)
         }
         let fill = PreparedFill(view.visible, order: query.order, prepare: prepare)

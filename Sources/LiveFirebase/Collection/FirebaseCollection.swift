@@ -52,6 +52,12 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     /// What the first load cost, phase by phase (nil until it is in).
     public internal(set) var firstLoad: LoadPhases?
 
+    /// Orders every child of a whole value in bulk and makes their models
+    /// (``PreparedFill/init(everyChildOf:count:order:prepare:)``).
+    @usableFromInline
+    typealias BulkFill = @Sendable (Snapshot, Int, QueryOrder, @escaping @Sendable (Snapshot) throws -> Preparation<Model>)
+        -> sending PreparedFill<Model>?
+    let bulkFill: BulkFill
     var view: QueryView
     let opener: StreamOpener
     var stream: OpenedStream?
@@ -77,8 +83,22 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     ///     ``StreamOpener/offline`` for a collection fed by hand).
     /// - Throws: ``DatabaseError/invalidQuery(_:)`` for a query Firebase
     ///   refuses, or a page size below 1.
-    public init(reference: DatabaseReference, query: DatabaseQuery = DatabaseQuery(), mode: LoadMode = .live,
-                dataSource: Source, opener: StreamOpener = .database()) throws(DatabaseError) {
+    @inlinable
+    public convenience init(reference: DatabaseReference, query: DatabaseQuery = DatabaseQuery(), mode: LoadMode = .live,
+                            dataSource: Source, opener: StreamOpener = .database()) throws(DatabaseError) {
+        // Made here, in the caller's module, where `Model` is known: a first
+        // load's models are then made and ordered by code compiled for them
+        // rather than through generic metadata for every child.
+        try self.init(reference: reference, query: query, mode: mode, dataSource: dataSource, opener: opener,
+                      bulkFill: { PreparedFill(everyChildOf: $0, count: $1, order: $2, prepare: $3) })
+    }
+
+    /// The designated initializer; `bulkFill` is
+    /// ``PreparedFill/init(everyChildOf:count:order:prepare:)`` for `Model`.
+    @usableFromInline
+    init(reference: DatabaseReference, query: DatabaseQuery, mode: LoadMode, dataSource: Source,
+         opener: StreamOpener, bulkFill: @escaping BulkFill) throws(DatabaseError) {
+        self.bulkFill = bulkFill
         if case .paged(let size) = mode, size < 1 { throw .invalidQuery("the page size must be at least 1, not \(size)") }
         self.reference = reference
         self.query = try query.validated()

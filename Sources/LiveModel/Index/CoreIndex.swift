@@ -6,6 +6,7 @@ internal import CLiveCore
 /// order. Each entry has a stable 32-bit id for the caller's per-entry data.
 ///
 /// Not thread-safe: confined to the isolation domain of its owner.
+@usableFromInline
 package final class CoreIndex {
     private let raw: OpaquePointer
 
@@ -24,6 +25,7 @@ package final class CoreIndex {
         }
     }
 
+    @usableFromInline
     package var count: Int { lc_index_count(raw) }
 
     /// Removes a key; returns its former position and its id, or nil if absent.
@@ -56,6 +58,7 @@ package final class CoreIndex {
     /// - Returns: false, changing nothing, for any other snapshot.
     /// - Complexity: O(n log n) comparisons for n children, without a
     ///   per-child allocation.
+    @usableFromInline
     package func build(fromChildrenOf snapshot: Snapshot, order: QueryOrder) -> Bool {
         guard case .root(let document) = snapshot.location, document.order == order, !document.keysArePaths,
               document.hasChildren else { return false }
@@ -145,6 +148,7 @@ package final class CoreIndex {
     }
 
     /// Ids in order, from `position`. - Complexity: O(1) amortised per id.
+    @usableFromInline
     package func forEachID(from position: Int = 0, _ body: (UInt32) -> Bool) {
         var it = lc_index_iter()
         guard lc_index_iter_init(raw, position, &it) == LC_OK else { return }
@@ -157,6 +161,7 @@ package final class CoreIndex {
     /// Calls `body` with the id and sort value of each entry in order, from
     /// `position`, until it returns false.
     /// - Complexity: O(1) amortised per entry, plus a string sort value's copy.
+    @usableFromInline
     package func forEachEntry(from position: Int = 0, _ body: (UInt32, SortValue) -> Bool) {
         var it = lc_index_iter()
         guard lc_index_iter_init(raw, position, &it) == LC_OK else { return }

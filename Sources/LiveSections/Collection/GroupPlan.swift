@@ -4,9 +4,14 @@ import LiveCollection
 import LiveModel
 
 /// Where a model is shown: its section and its place in the collection's order.
+@usableFromInline
 struct ShownPlace<Section: Hashable> {
-    let section: Section
-    let post: OrderPost
+    @usableFromInline let section: Section
+    @usableFromInline let post: OrderPost
+    @inlinable init(section: Section, post: OrderPost) {
+        self.section = section
+        self.post = post
+    }
 }
 
 /// A key a grouped change touched: where it was shown and where it goes,

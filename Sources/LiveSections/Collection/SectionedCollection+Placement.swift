@@ -63,6 +63,7 @@ extension SectionedCollection {
 
     /// The sections of the `count` models `forEachPosted` visits, in order.
     /// - Complexity: O(n log n); each section's rows are built in bulk.
+    @inlinable
     nonisolated static func sectioning(_ count: Int, _ forEachPosted: ((Model, OrderPost) -> Void) -> Void,
                                        sectionOf: @escaping (Model) -> Section,
                                        sectionPrecedes: @escaping (Section, Section) -> Bool) -> Sectioning {

@@ -37,14 +37,16 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     private let titleOf: (Section) -> String
 
     /// Where a model is shown: its section and its order post.
-    typealias Place = ShownPlace<Section>
+    @usableFromInline typealias Place = ShownPlace<Section>
 
     /// Sections, their rows and where each model is shown: the state of a
     /// whole sectioning, made in one go (``rebuild()``, or beside a fill).
+    @usableFromInline
     final class Sectioning {
         let order: [Section]
         let rows: [Section: PostRows]
         let placed: [Key: Place]
+        @usableFromInline
         init(order: [Section], rows: [Section: PostRows], placed: [Key: Place]) {
             self.order = order
             self.rows = rows
@@ -92,10 +94,28 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     /// `FirebaseCollection`'s first load), the sections are built beside the
     /// fill on its executor, and the main actor only takes them.
     /// - Complexity: O(n log n) to build.
-    public init(_ collection: SortedCollection<Model>,
-                sectionsOrderedBy areInIncreasingOrder: @escaping @Sendable (Section, Section) -> Bool,
-                title: @escaping (Section) -> String = { String(describing: $0) },
-                sectionedBy section: @escaping @Sendable (Model) -> Section) {
+    @inlinable
+    public convenience init(_ collection: SortedCollection<Model>,
+                            sectionsOrderedBy areInIncreasingOrder: @escaping @Sendable (Section, Section) -> Bool,
+                            title: @escaping (Section) -> String = { String(describing: $0) },
+                            sectionedBy section: @escaping @Sendable (Model) -> Section) {
+        // Made here, in the caller's module, where `Model` and `Section` are
+        // known: the sectioning of a first load is then compiled for them
+        // rather than run through generic metadata for every model.
+        let sectioning: @Sendable (PreparedFill<Model>) -> AnyObject = { fill in
+            Self.sectioning(fill.count, fill.forEachPosted, sectionOf: section, sectionPrecedes: areInIncreasingOrder)
+        }
+        self.init(collection, sectionsOrderedBy: areInIncreasingOrder, title: title, sectionedBy: section,
+                  sectioningFills: sectioning)
+    }
+
+    /// The designated initializer: `sectioningFills` sections a prepared
+    /// fill, as ``sectioning(_:_:sectionOf:sectionPrecedes:)`` does.
+    @usableFromInline
+    init(_ collection: SortedCollection<Model>,
+         sectionsOrderedBy areInIncreasingOrder: @escaping @Sendable (Section, Section) -> Bool,
+         title: @escaping (Section) -> String, sectionedBy section: @escaping @Sendable (Model) -> Section,
+         sectioningFills: @escaping @Sendable (PreparedFill<Model>) -> AnyObject) {
         self.collection = collection
         self.sectionOf = section
         self.sectionPrecedes = areInIncreasingOrder
@@ -103,10 +123,7 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
         rebuild()
         let relay = Relay(self)
         self.relay = relay
-        let work = FillWork<Model>(slot: ObjectIdentifier(self)) { fill in
-            Self.sectioning(fill.count, fill.forEachPosted, sectionOf: section, sectionPrecedes: areInIncreasingOrder)
-        }
-        token = collection.addObserver(relay, preparingFills: work)
+        token = collection.addObserver(relay, preparingFills: FillWork(slot: ObjectIdentifier(self), make: sectioningFills))
     }
 
     isolated deinit {
@@ -200,6 +217,7 @@ extension SectionedCollection where Section: Comparable {
     /// Sections of `collection` by `section(model)`, ascending (or descending)
     /// by the section value, titled by `title`.
     /// - Complexity: O(n log n) to build.
+    @inlinable
     public convenience init(_ collection: SortedCollection<Model>, descending: Bool = false,
                             title: @escaping (Section) -> String = { String(describing: $0) },
                             sectionedBy section: @escaping @Sendable (Model) -> Section) {
