@@ -59,10 +59,12 @@ package struct OrderPost: Comparable {
 
 extension SortedCollection {
     /// The order post of the model `key` now, or nil. - Complexity: O(log n).
+    @usableFromInline
     package func orderPost(for key: Key) -> OrderPost? { post(key, in: backend) }
 
     /// Calls `body` with each model and its order post, in order.
     /// - Complexity: O(n) in Firebase order (no lookup by key), O(n log n) otherwise.
+    @inlinable
     package func forEachPosted(_ body: (Model, OrderPost) -> Void) {
         if let core = backend as? CoreBackend<Model> {
             core.forEachPosted(body)

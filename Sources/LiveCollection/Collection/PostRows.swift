@@ -22,24 +22,28 @@ package final class PostRows {
     }
 
     /// - Complexity: O(1).
+    @usableFromInline
     package var count: Int { tree.count }
 
     /// - Complexity: O(1).
+    @usableFromInline
     package var isEmpty: Bool { tree.isEmpty }
 
     /// Puts `post` in and returns its position. - Complexity: O(log n).
-    @discardableResult
+    @usableFromInline @discardableResult
     package func insert(_ post: OrderPost) -> Int { tree.insert(post) }
 
     /// Takes `post` out; returns its former position, or nil if it was not in.
     /// - Complexity: O(log n).
-    @discardableResult
+    @usableFromInline @discardableResult
     package func remove(_ post: OrderPost) -> Int? { tree.remove(post)?.position }
 
     /// The position of `post`, or nil. - Complexity: O(log n).
+    @usableFromInline
     package func position(of post: OrderPost) -> Int? { tree.position(of: post) }
 
     /// The key of the model at `position`. - Complexity: O(log n).
+    @usableFromInline
     package func key(at position: Int) -> Key { tree[position].key }
 
     /// Every key, in order. - Complexity: O(n).

@@ -28,7 +28,7 @@ import LiveModel
 @MainActor
 public final class SortedCollection<Model: LiveModelProtocol> {
     /// Replaced only when an empty collection takes a ``PreparedFill``.
-    var backend: any OrderingBackend<Model>
+    @usableFromInline var backend: any OrderingBackend<Model>
     var observers: [Int: Observer] = [:] { didSet { handlers = Handlers(observers.values) } }
     /// The observers' handlers by kind, rebuilt when observers change.
     var handlers = Handlers([])

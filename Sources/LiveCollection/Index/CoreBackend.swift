@@ -8,6 +8,7 @@ import LiveModel
 /// prepares a fill (``PreparedFill``) until the collection takes it.
 @usableFromInline
 final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
+    @usableFromInline
     typealias SortKey = SortValue
 
     @usableFromInline let order: QueryOrder
@@ -27,22 +28,29 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
     @usableFromInline
     var count: Int { index.count }
 
+    @usableFromInline
     func sortKey(of model: Model, hint: SortValue?) throws -> SortValue {
         if let hint { return hint }
         if case .key = order { return .null }
         return order.sortValue(of: try model.dictionary, priority: nil)
     }
 
+    @usableFromInline
     func model(for key: Key) -> Model? { index.find(key).flatMap { models[Int($0.id)] } }
 
+    @usableFromInline
     func sortKey(for key: Key) -> SortValue? { index.find(key).map { index.sortValue(of: $0.id) } }
 
+    @usableFromInline
     func position(of key: Key) -> Int? { index.find(key)?.position }
 
+    @usableFromInline
     func model(at position: Int) -> Model { models[Int(index.id(at: position))]! }
 
+    @usableFromInline
     func key(at position: Int) -> Key { keys[Int(index.id(at: position))]! }
 
+    @usableFromInline
     func upsert(_ key: Key, model: Model, sortKey: SortValue) -> (old: Int?, new: Int) {
         let (old, new, id) = index.upsert(key, sortKey)
         if old == nil { store(model, key: key, id: Int(id)) } else { models[Int(id)] = model }
@@ -57,10 +65,13 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
         return position
     }
 
+    @usableFromInline
     func lowerBound(_ sortKey: SortValue, _ key: Key) -> Int { index.lowerBound(sortKey, key) }
 
+    @usableFromInline
     func less(_ a: SortValue, _ ak: Key, _ b: SortValue, _ bk: Key) -> Bool { CoreIndex.less(a, ak, b, bk) }
 
+    @usableFromInline
     func forEach(from position: Int, _ body: (Model) -> Bool) {
         index.forEachID(from: position) { body(models[Int($0)]!) }
     }

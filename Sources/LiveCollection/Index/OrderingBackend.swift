@@ -6,6 +6,7 @@ import LiveModel
 /// (``CoreBackend``) and a Swift order-statistic tree for orders given in Swift
 /// (``TreeBackend``). Every operation is O(log n). Implementations are not
 /// thread-safe: each is confined to its collection.
+@usableFromInline
 protocol OrderingBackend<Model>: AnyObject {
     associatedtype Model
     /// What orders a model besides its key, captured as a value so that the

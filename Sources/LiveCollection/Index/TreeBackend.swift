@@ -4,6 +4,7 @@ import LiveModel
 /// Models ordered by a sort key extracted in Swift (`K: Comparable`), ties
 /// broken by key in Firebase key order.
 final class TreeBackend<Model, K: Comparable>: OrderingBackend {
+    @usableFromInline
     typealias SortKey = K
 
     struct Entry {
@@ -24,18 +25,25 @@ final class TreeBackend<Model, K: Comparable>: OrderingBackend {
         })
     }
 
+    @usableFromInline
     var count: Int { tree.count }
 
+    @usableFromInline
     func sortKey(of model: Model, hint: SortValue?) -> K { extract(model) }
 
+    @usableFromInline
     func model(for key: Key) -> Model? { byKey[key]?.model }
 
+    @usableFromInline
     func sortKey(for key: Key) -> K? { byKey[key]?.sortKey }
 
+    @usableFromInline
     func position(of key: Key) -> Int? { byKey[key].flatMap { tree.position(of: $0) } }
 
+    @usableFromInline
     func model(at position: Int) -> Model { tree[position].model! }
 
+    @usableFromInline
     func key(at position: Int) -> Key { tree[position].key }
 
     private func insert(_ key: Key, model: Model, sortKey: K) -> Int {
@@ -44,12 +52,14 @@ final class TreeBackend<Model, K: Comparable>: OrderingBackend {
         return tree.insert(entry)
     }
 
+    @usableFromInline
     func upsert(_ key: Key, model: Model, sortKey: K) -> (old: Int?, new: Int) {
         if byKey[key] == nil { return (nil, insert(key, model: model, sortKey: sortKey)) }
         let (old, new) = update(key, model: model, sortKey: sortKey)
         return (old, new)
     }
 
+    @usableFromInline
     func remove(_ key: Key, model: inout Model?) -> Int? {
         guard let entry = byKey.removeValue(forKey: key), let removed = tree.remove(entry) else { return nil }
         model = entry.model
@@ -65,12 +75,15 @@ final class TreeBackend<Model, K: Comparable>: OrderingBackend {
         return (from, tree.insert(entry))
     }
 
+    @usableFromInline
     func lowerBound(_ sortKey: K, _ key: Key) -> Int {
         tree.lowerBound(Entry(key: key, sortKey: sortKey, model: nil))
     }
 
+    @usableFromInline
     func less(_ a: K, _ ak: Key, _ b: K, _ bk: Key) -> Bool { a != b ? a < b : ak < bk }
 
+    @usableFromInline
     func forEach(from position: Int, _ body: (Model) -> Bool) {
         var it = tree.makeIterator(from: position)
         while let entry = it.next() {

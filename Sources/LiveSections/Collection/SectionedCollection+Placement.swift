@@ -7,6 +7,7 @@ extension SectionedCollection {
     /// The index of `section` among the sections shown, or nil.
     /// - Complexity: O(1) once the sections have stayed the same for s
     ///   lookups (s sections), O(log s) before; amortized O(log s).
+    @inlinable
     func sectionIndex(of section: Section) -> Int? {
         if let positions { return positions[section] }
         lookups += 1
@@ -23,6 +24,7 @@ extension SectionedCollection {
 
     /// Where `section` stands, or would stand, among the sections shown.
     /// - Complexity: O(log s).
+    @inlinable
     func insertionIndex(of section: Section) -> Int {
         var lo = 0, hi = order.count
         while lo < hi {
@@ -49,8 +51,7 @@ extension SectionedCollection {
     /// Sections every model of the collection, from nothing.
     /// - Complexity: O(n log n); each section's rows are built in bulk.
     func rebuild() {
-        adopt(Self.sectioning(collection.count, collection.forEachPosted, sectionOf: sectionOf,
-                              sectionPrecedes: sectionPrecedes))
+        adopt(sectioningAll(collection))
     }
 
     /// Shows `sectioning`, made from the collection's models as they are now.
@@ -84,6 +85,7 @@ extension SectionedCollection {
 
     /// Takes `key` out; returns its former path and whether its section went away.
     /// - Complexity: O(log n + s).
+    @inlinable
     func unplace(_ key: Key) -> (path: RowPath, sectionGone: Bool)? {
         guard let place = placed.removeValue(forKey: key), let s = sectionIndex(of: place.section),
               let box = rows[place.section], let row = box.remove(place.post) else { return nil }
@@ -97,6 +99,7 @@ extension SectionedCollection {
 
     /// Puts `model` in; returns its path and whether its section is new.
     /// - Complexity: O(log n + s).
+    @inlinable
     func place(_ model: Model) -> (path: RowPath, sectionNew: Bool) {
         let key = model.identifier
         return place(key, in: sectionOf(model), at: collection.orderPost(for: key)!)
@@ -104,6 +107,7 @@ extension SectionedCollection {
 
     /// Puts `key` in `section` at `post`; returns its path and whether its
     /// section is new. - Complexity: O(log n + s).
+    @inlinable
     func place(_ key: Key, in section: Section, at post: OrderPost) -> (path: RowPath, sectionNew: Bool) {
         placed[key] = Place(section: section, post: post)
         if let box = rows[section] {

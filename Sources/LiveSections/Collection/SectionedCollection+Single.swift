@@ -8,6 +8,7 @@ extension SectionedCollection {
     /// sequential event or two (a row that changes section), and one stage
     /// plus, for a moved row, a reload at its new path.
     /// - Complexity: O(log n + s) for s sections.
+    @inlinable
     func apply(_ change: SequentialChange<Model>) {
         // The sequential events are made only for observers of them.
         var events = SequentialEvents(told: !sequential.isEmpty)
@@ -79,6 +80,7 @@ extension SectionedCollection {
         emit(events, [stage])
     }
 
+    @inlinable
     func emit(_ events: SequentialEvents, _ stages: [BatchStage]) {
         for e in events.list { for handler in sequential.values { handler(e) } }
         let nonEmpty = stages.filter { !$0.isEmpty }
@@ -95,12 +97,15 @@ extension SectionedCollection {
 
 extension SectionedCollection {
     /// The sequential events of a single change, made only when they are told.
+    @usableFromInline
     struct SequentialEvents {
-        let told: Bool
-        private(set) var list: [SectionedChange<Model, Section>] = []
+        @usableFromInline let told: Bool
+        @usableFromInline var list: [SectionedChange<Model, Section>] = []
 
+        @inlinable
         init(told: Bool) { self.told = told }
 
+        @inlinable
         mutating func add(_ event: @autoclosure () -> SectionedChange<Model, Section>) {
             if told { list.append(event()) }
         }

@@ -31,10 +31,12 @@ import LiveModel
 @MainActor
 public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashable & SendableMetatype> {
     public let collection: SortedCollection<Model>
-    let sectionOf: @Sendable (Model) -> Section
+    @usableFromInline let sectionOf: @Sendable (Model) -> Section
     /// The order of sections: a strict total order over distinct sections.
-    let sectionPrecedes: @Sendable (Section, Section) -> Bool
+    @usableFromInline let sectionPrecedes: @Sendable (Section, Section) -> Bool
     private let titleOf: (Section) -> String
+    /// Sections every model of the collection (``rebuild()``).
+    let sectioningAll: (SortedCollection<Model>) -> Sectioning
 
     /// Where a model is shown: its section and its order post.
     @usableFromInline typealias Place = ShownPlace<Section>
@@ -55,7 +57,7 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     }
 
     /// Sections present, in display order.
-    var order: [Section] = [] {
+    @usableFromInline var order: [Section] = [] {
         didSet {
             positions = nil
             lookups = 0
@@ -65,15 +67,15 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     /// as many times as it has sections since it last changed: sections
     /// usually change far less often than rows, and when they change often
     /// the lookups stay binary searches.
-    var positions: [Section: Int]?
+    @usableFromInline var positions: [Section: Int]?
     /// Lookups in `order` since it last changed, while `positions` is nil.
-    var lookups = 0
-    var rows: [Section: PostRows] = [:]
+    @usableFromInline var lookups = 0
+    @usableFromInline var rows: [Section: PostRows] = [:]
     /// Where each model is shown.
-    var placed: [Key: Place] = [:]
-    var sequential: [Int: (SectionedChange<Model, Section>) -> Void] = [:]
-    var staged: [Int: ([BatchStage]) -> Void] = [:]
-    var stepped: [Int: ([StagedStep]) -> Void] = [:]
+    @usableFromInline var placed: [Key: Place] = [:]
+    @usableFromInline var sequential: [Int: (SectionedChange<Model, Section>) -> Void] = [:]
+    @usableFromInline var staged: [Int: ([BatchStage]) -> Void] = [:]
+    @usableFromInline var stepped: [Int: ([StagedStep]) -> Void] = [:]
     /// While the steps of a first fill are handed out: the list is shown no
     /// sections until the first step commits.
     var showsEmpty = false
@@ -102,26 +104,35 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
         // Made here, in the caller's module, where `Model` and `Section` are
         // known: the sectioning of a first load is then compiled for them
         // rather than run through generic metadata for every model.
+        // So are single changes.
         let sectioning: @Sendable (PreparedFill<Model>) -> AnyObject = { fill in
             Self.sectioning(fill.count, fill.forEachPosted, sectionOf: section, sectionPrecedes: areInIncreasingOrder)
         }
         self.init(collection, sectionsOrderedBy: areInIncreasingOrder, title: title, sectionedBy: section,
-                  sectioningFills: sectioning)
+                  sectioningFills: sectioning,
+                  sectioningAll: { Self.sectioning($0.count, $0.forEachPosted, sectionOf: section,
+                                                   sectionPrecedes: areInIncreasingOrder) },
+                  applying: { $0.apply($1) })
     }
 
     /// The designated initializer: `sectioningFills` sections a prepared
-    /// fill, as ``sectioning(_:_:sectionOf:sectionPrecedes:)`` does.
+    /// fill, as ``sectioning(_:_:sectionOf:sectionPrecedes:)`` does, and
+    /// `sectioningAll` sections every model of the collection, and
+    /// `applying` applies a single change, as ``apply(_:)`` does.
     @usableFromInline
     init(_ collection: SortedCollection<Model>,
          sectionsOrderedBy areInIncreasingOrder: @escaping @Sendable (Section, Section) -> Bool,
          title: @escaping (Section) -> String, sectionedBy section: @escaping @Sendable (Model) -> Section,
-         sectioningFills: @escaping @Sendable (PreparedFill<Model>) -> AnyObject) {
+         sectioningFills: @escaping @Sendable (PreparedFill<Model>) -> AnyObject,
+         sectioningAll: @escaping (SortedCollection<Model>) -> Sectioning,
+         applying: @escaping (SectionedCollection, SequentialChange<Model>) -> Void) {
         self.collection = collection
         self.sectionOf = section
         self.sectionPrecedes = areInIncreasingOrder
         self.titleOf = title
+        self.sectioningAll = sectioningAll
         rebuild()
-        let relay = Relay(self)
+        let relay = Relay(self, applying: applying)
         self.relay = relay
         token = collection.addObserver(relay, preparingFills: FillWork(slot: ObjectIdentifier(self), make: sectioningFills))
     }
@@ -208,8 +219,15 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
 @MainActor
 private final class Relay<Model: LiveModelProtocol, Section: Hashable & SendableMetatype>: SortedCollectionObserver {
     weak var owner: SectionedCollection<Model, Section>?
-    init(_ owner: SectionedCollection<Model, Section>) { self.owner = owner }
-    func collection(_ c: SortedCollection<Model>, didChange change: SequentialChange<Model>) { owner?.apply(change) }
+    let applying: (SectionedCollection<Model, Section>, SequentialChange<Model>) -> Void
+    init(_ owner: SectionedCollection<Model, Section>,
+         applying: @escaping (SectionedCollection<Model, Section>, SequentialChange<Model>) -> Void) {
+        self.owner = owner
+        self.applying = applying
+    }
+    func collection(_ c: SortedCollection<Model>, didChange change: SequentialChange<Model>) {
+        if let owner { applying(owner, change) }
+    }
     func collection(_ c: SortedCollection<Model>, didApply update: CollectionUpdate<Model>) { owner?.applyGroup(update) }
 }
 
