@@ -72,6 +72,17 @@ extension SortedCollection {
         fill(models, in: backend)
     }
 
+    /// Fills an empty collection in Firebase order with `models`, as
+    /// ``fill(_:)`` does, when no two of them share an identifier.
+    /// - Returns: false, having changed and told nothing, when two models
+    ///   share an identifier or the collection is not in Firebase order.
+    /// - Complexity: O(n log n).
+    func fillDistinct(_ models: [(model: Model, sortValue: SortValue?)]) -> Bool {
+        precondition(isEmpty && recording == nil, "fill needs an empty collection outside a batch")
+        guard let core = backend as? CoreBackend<Model> else { return false }
+        return fillInBulk(models, core)
+    }
+
     /// Fills the empty C index in one bulk build, as ``fill(_:)`` describes.
     /// - Returns: false, having changed and told nothing, when two models
     ///   share an identifier (the fill then goes model by model, so that the

@@ -69,21 +69,23 @@ public final class CollectionFeed<Source: ModelDataSource> {
         collection.notifyLoad(started: true)
         let loadStart = counter
         let wasEmpty = collection.isEmpty
+        // Generations tell which of a key's events is the latest once
+        // something can come between the children: a preparation pending
+        // before the load, or one that waits. Until then (the usual large
+        // load, every child made at once), none are given.
+        var numbered = !pending.isEmpty
         // Per child, by position in `children` (keyless children are skipped).
         var keys: [Key] = [], generations: [UInt64] = [], sortValues: [SortValue] = []
         var prepared: [Preparation<Model>?] = []
         keys.reserveCapacity(children.count)
-        generations.reserveCapacity(children.count)
         sortValues.reserveCapacity(children.count)
         prepared.reserveCapacity(children.count)
-        latest.reserveCapacity(latest.count + children.count)
         var waits: [Task<Void, Never>] = []
         for child in children {
             guard let key = child.key else { continue }
             let i = keys.count
-            let gen = supersede(key)
             keys.append(key)
-            generations.append(gen)
+            if numbered { generations.append(supersede(key)) }
             sortValues.append(child.sortValue)
             prepared.append(nil)
             let current = wasEmpty ? nil : collection.model(for: key)
@@ -96,6 +98,16 @@ public final class CollectionFeed<Source: ModelDataSource> {
                 collection.notifyFailure(key, error)
                 continue
             }
+            if !numbered {
+                // The first child that waits: the children so far get their
+                // generations now, as they would have in order (nothing has
+                // run in between, and nothing was pending).
+                numbered = true
+                latest.reserveCapacity(latest.count + children.count)
+                generations.reserveCapacity(children.count)
+                for k in keys { generations.append(supersede(k)) }
+            }
+            let gen = generations[i]
             let source = dataSource
             let task = Task { [weak self] in
                 do {
@@ -110,8 +122,23 @@ public final class CollectionFeed<Source: ModelDataSource> {
             waits.append(task)
         }
         for task in waits { await task.value }
+        if !numbered, collection.isEmpty, let models = modelOfEachChild(prepared, keys: keys, sortValues: sortValues),
+           collection.fillDistinct(models) {
+            // Every child made a model of its key, and no key came twice:
+            // each child is its key's latest.
+            collection.notifyLoad(started: false)
+            return
+        }
+        let keep = collection.isEmpty ? [] : Set(keys)
         // Children whose event is still the latest for their key.
-        let current = keys.indices.filter { latest[keys[$0]] == generations[$0] }
+        let current: [Int]
+        if numbered {
+            current = keys.indices.filter { latest[keys[$0]] == generations[$0] }
+        } else if !keep.isEmpty && keep.count == keys.count {
+            current = Array(keys.indices)
+        } else {
+            current = Self.lastOfEachKey(keys)
+        }
         for i in current where !pending.isEmpty { pending[keys[i]] = nil }
         if collection.isEmpty {
             // A first load: every child is an insertion.
@@ -127,7 +154,6 @@ public final class CollectionFeed<Source: ModelDataSource> {
             }
             collection.fill(models)
         } else {
-            let keep = Set(keys)
             collection.performBatch(notifyingLoad: false) {
                 var gone: [Key] = []
                 for position in 0..<collection.count {
@@ -168,6 +194,29 @@ public final class CollectionFeed<Source: ModelDataSource> {
     }
 
     // MARK: Internals
+
+    /// The model of every child with its sort value, when every child made
+    /// a model of its own key (nothing skipped, failed or mismatched).
+    /// - Complexity: O(n).
+    private func modelOfEachChild(_ prepared: [Preparation<Model>?], keys: [Key], sortValues: [SortValue])
+        -> [(model: Model, sortValue: SortValue?)]? {
+        var models: [(model: Model, sortValue: SortValue?)] = []
+        models.reserveCapacity(keys.count)
+        for i in keys.indices {
+            guard case .model(let m)? = prepared[i], m.identifier == keys[i] else { return nil }
+            models.append((m, usesSnapshotOrder ? sortValues[i] : nil))
+        }
+        return models
+    }
+
+    /// The position of the last occurrence of each key of `keys`, in order.
+    /// - Complexity: O(n).
+    private static func lastOfEachKey(_ keys: [Key]) -> [Int] {
+        var last: [Key: Int] = [:]
+        last.reserveCapacity(keys.count)
+        for (i, key) in keys.enumerated() { last[key] = i }
+        return keys.indices.filter { last[keys[$0]] == $0 }
+    }
 
     /// Starts a new generation for `key`, cancelling what was pending for it.
     @discardableResult
