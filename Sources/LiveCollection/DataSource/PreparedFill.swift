@@ -66,7 +66,9 @@ public final class PreparedFill<Model: LiveModelProtocol> {
     /// document whose sort values were computed under `order` (a first
     /// load's value), ordering them in bulk in the C index instead of one by
     /// one. The outcome is that of ``init(_:order:prepare:)`` over the
-    /// children in order; `prepare` runs once per child, in order.
+    /// children in query order; `prepare` runs once per child, in the
+    /// document's order (which reads the document's text and writes the
+    /// models front to back).
     /// - Parameter count: How many children the caller expects; the fill is
     ///   refused when the document holds another number (the caller's view
     ///   of the value left some out).
@@ -80,28 +82,35 @@ public final class PreparedFill<Model: LiveModelProtocol> {
                   prepare: (Snapshot) throws -> Preparation<Model>) {
         let backend = CoreBackend<Model>(order: order)
         guard backend.build(fromChildrenOf: value), backend.count == count else { return nil }
-        // Child i of the document is entry id i.
-        let children = Array(value.children)
-        var failures: [(key: Key, error: any Error)] = []
-        var dropped: [Key] = []
-        // Visited in order, so the models kept are the fill's order.
-        var inOrder: [Model] = []
-        inOrder.reserveCapacity(count)
-        backend.forEachID { id in
-            let child = children[Int(id)]
-            guard let key = child.key else { return }
+        // Child i of the document is entry id i. The models are made in
+        // the document's order; a child without one is noted by its id.
+        var missing: [UInt32: (key: Key, error: (any Error)?)] = [:]
+        for (i, child) in value.children.enumerated() {
+            guard let key = child.key else { continue }
+            let id = UInt32(i)
             do {
                 if let model = try Self.model(of: child, key: key, prepare) {
                     backend.setBuilt(model, key: key, id: id)
-                    inOrder.append(model)
-                    return
+                    continue
                 }
+                missing[id] = (key, nil)
             } catch {
+                missing[id] = (key, error)
+            }
+        }
+        // Then read in query order: the fill's models, and its failures in
+        // the order ``init(_:order:prepare:)`` reports them.
+        var inOrder: [Model] = []
+        inOrder.reserveCapacity(count - missing.count)
+        var failures: [(key: Key, error: any Error)] = []
+        backend.forEachBuilt { id, model in
+            if let model {
+                inOrder.append(model)
+            } else if case let (key, error?)? = missing[id] {
                 failures.append((key, error))
             }
-            dropped.append(key)
         }
-        for key in dropped {
+        for (key, _) in missing.values {
             var gone: Model?
             _ = backend.remove(key, model: &gone)
         }

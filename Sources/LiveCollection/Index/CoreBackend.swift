@@ -126,11 +126,18 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
         keys[Int(id)] = key
     }
 
-    /// Calls `body` with the id of each entry, in order.
+    /// Calls `body` with the id of each entry and its model, if set, in order.
+    /// - Complexity: O(n), with no lookup by key.
     @inlinable
-    func forEachID(_ body: (UInt32) -> Void) {
-        index.forEachID { body($0); return true }
+    func forEachBuilt(_ body: (UInt32, Model?) -> Void) {
+        models.withUnsafeBufferPointer { models in
+            index.forEachID { id in
+                body(id, models[Int(id)])
+                return true
+            }
+        }
     }
+
 
     /// Makes room for `count` models in all.
     func reserveCapacity(_ count: Int) {
