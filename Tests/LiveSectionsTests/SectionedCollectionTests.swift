@@ -18,12 +18,34 @@ struct Tile: LiveModelProtocol, Codable, Equatable {
 @Suite("SectionedCollection")
 struct SectionedCollectionTests {
     @Test("30,000 random changes: sequential events, stages and a brute-force grouping agree after every step",
-          arguments: [false, true])
-    func randomChanges(descending: Bool) throws {
-        let seed = testSeed("randomChanges(descending: \(descending))", default: 20_261_121 &+ (descending ? 1 : 0))
+          arguments: [(false, false), (true, false), (false, true)])
+    func randomChanges(descending: Bool, swiftOrder: Bool) throws {
+        let seed = testSeed("randomChanges(descending: \(descending), swiftOrder: \(swiftOrder))",
+                            default: 20_261_121 &+ (descending ? 1 : 0) &+ (swiftOrder ? 2 : 0))
         var r = Rng(seed: seed)
-        let collection = SortedCollection<Tile>(order: .child("score"))
+        // Firebase order by score, or the same order from a Swift sort key.
+        let collection = swiftOrder ? SortedCollection<Tile>(sortedBy: { $0.score })
+                                    : SortedCollection<Tile>(order: .child("score"))
+        // Observers of the collection itself, told before and after the
+        // sections (whichever runs first): a changed key's path is its row
+        // as shown at that moment, nil when it is not shown.
+        var windowProblem: String?
+        let probe = { (sectioned: SectionedCollection<Tile, Int>, key: Key) in
+            var shownAt: RowPath?
+            for (s, section) in sectioned.snapshot().enumerated() {
+                if let row = section.items.firstIndex(of: key) { shownAt = RowPath(section: s, row: row) }
+            }
+            let path = sectioned.path(of: key)
+            if path != shownAt { windowProblem = "path(of: \(key)) is \(String(describing: path)), shown at \(String(describing: shownAt))" }
+        }
+        var sectionedRef: SectionedCollection<Tile, Int>?
+        let before = ChangeProbe { key in sectionedRef.map { probe($0, key) } }
+        let beforeToken = collection.addObserver(before)
         let sectioned = SectionedCollection(collection, descending: descending) { $0.group }
+        sectionedRef = sectioned
+        let after = ChangeProbe { key in probe(sectioned, key) }
+        let afterToken = collection.addObserver(after)
+        defer { beforeToken.cancel(); afterToken.cancel() }
         var sequential: [(Int, [Key])] = []
         var staged: [[Key]] = []
         var problem: String?
@@ -79,6 +101,7 @@ struct SectionedCollectionTests {
             let expected = ids.map { SectionSnapshot(id: $0, items: groups[$0]!) }
             let context = "seed \(seed) step \(step)"
             guard problem == nil else { Issue.record("\(context): \(problem!)"); return }
+            guard windowProblem == nil else { Issue.record("\(context): \(windowProblem!)"); return }
             guard sectioned.snapshot() == expected else { Issue.record("\(context): sections differ from the grouping"); return }
             guard sequential.map(\.0) == ids, sequential.map(\.1) == expected.map(\.items) else {
                 Issue.record("\(context): the sequential mirror differs"); return
@@ -158,5 +181,21 @@ struct SectionedCollectionListTests {
         }
         #expect(target.rejected.isEmpty, "\(target.rejected.first.map { "\($0)" } ?? "")")
         #expect(target.shown == sectioned.counts && target.batches > 2_000)
+    }
+}
+
+/// Calls `check` with the key of every change of a collection, single or grouped.
+@MainActor
+final class ChangeProbe: SortedCollectionObserver {
+    typealias Model = Tile
+    let check: (Key) -> Void
+    init(_ check: @escaping (Key) -> Void) { self.check = check }
+    func collection(_ c: SortedCollection<Tile>, didChange change: SequentialChange<Tile>) {
+        switch change {
+        case .inserted(let m, _), .removed(let m, _), .updated(let m, _), .moved(let m, _, _): check(m.identifier)
+        }
+    }
+    func collection(_ c: SortedCollection<Tile>, didApply update: CollectionUpdate<Tile>) {
+        for m in update.insertedModels + update.movedModels + update.updatedModels { check(m.identifier) }
     }
 }

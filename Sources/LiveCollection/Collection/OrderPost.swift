@@ -58,9 +58,13 @@ package struct OrderPost: Comparable {
 }
 
 extension SortedCollection {
-    /// The order post of the model `key` now, or nil. - Complexity: O(log n).
-    @usableFromInline
-    package func orderPost(for key: Key) -> OrderPost? { post(key, in: backend) }
+    /// The order post of the model `key` now, or nil. - Complexity: O(1)
+    /// expected in Firebase order, O(log n) otherwise.
+    @inlinable
+    package func orderPost(for key: Key) -> OrderPost? {
+        if let core { return core.sortKey(for: key).map { OrderPost(value: .firebase($0), key: key) } }
+        return post(key, in: backend)
+    }
 
     /// Calls `body` with each model and its order post, in order.
     /// - Complexity: O(n) in Firebase order (no lookup by key), O(n log n) otherwise.
@@ -76,9 +80,28 @@ extension SortedCollection {
         }
     }
 
-    private func post<B: OrderingBackend<Model>>(_ key: Key, in b: B) -> OrderPost? {
+    /// The model `key` and its order post now, or nil, found with one
+    /// lookup by key in Firebase order. - Complexity: O(1) expected in
+    /// Firebase order, O(log n) otherwise.
+    @inlinable
+    package func entry(for key: Key) -> (model: Model, post: OrderPost)? {
+        if let core {
+            guard let (model, value) = core.entry(for: key) else { return nil }
+            return (model, OrderPost(value: .firebase(value), key: key))
+        }
+        guard let model = backend.model(for: key), let post = post(key, in: backend) else { return nil }
+        return (model, post)
+    }
+
+    @usableFromInline
+    func post<B: OrderingBackend<Model>>(_ key: Key, in b: B) -> OrderPost? {
         guard let sortKey = b.sortKey(for: key) else { return nil }
-        if let value = sortKey as? SortValue, b is CoreBackend<Model> { return OrderPost(value: .firebase(value), key: key) }
+        return post(key, sortKey: sortKey)
+    }
+
+    /// The order post of `key` at `sortKey`, a sort key of this collection's backend.
+    func post(_ key: Key, sortKey: Any) -> OrderPost {
+        if let value = sortKey as? SortValue, backend is CoreBackend<Model> { return OrderPost(value: .firebase(value), key: key) }
         return OrderPost(value: .custom(OrderPost.CustomSortKey(sortKey as! any Comparable)), key: key)
     }
 }

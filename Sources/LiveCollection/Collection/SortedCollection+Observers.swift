@@ -14,17 +14,27 @@ extension SortedCollection {
         var failure: ((Key, any Error) -> Void)?
         /// Work done with a fill where it is prepared.
         var fillWork: FillWork<Model>?
+        /// A single change of this key is about to be made (package observers).
+        var willChange: ((Key) -> Void)?
+        /// A grouped change with these touched keys is about to be told
+        /// (package observers).
+        var willTellGroup: (([TouchedKey<Model>]) -> Void)?
     }
 
-    /// The handlers of all observers, grouped by what they hear.
+    /// Every observer in registration order, and their handlers grouped by
+    /// what they hear.
     struct Handlers {
+        var ordered: [Observer] = []
         var sequential: [(SequentialChange<Model>) -> Void] = []
         var every: [(CollectionUpdate<Model>) -> Void] = []
+        var willChange: [(Key) -> Void] = []
 
-        init(_ observers: some Sequence<Observer>) {
+        init(_ observers: [Observer]) {
+            ordered = observers
             for o in observers {
                 if let f = o.sequential { sequential.append(f) }
                 if let f = o.every { every.append(f) }
+                if let f = o.willChange { willChange.append(f) }
             }
         }
     }
@@ -77,6 +87,13 @@ extension SortedCollection {
         return ObservationToken { [weak self] in self?.observers[id] = nil }
     }
 
+    /// Tells the observers that asked (``addObserver(_:preparingFills:beforeSingleChange:)``)
+    /// that a single change of `key` is about to be made, outside a batch.
+    func notifyWillChange(_ key: Key) {
+        guard recording == nil else { return }
+        for handler in handlers.willChange { handler(key) }
+    }
+
     /// Tells observers of a single change (recorded instead inside a batch).
     func notify(_ change: SequentialChange<Model>) {
         guard recording == nil else { return }
@@ -88,18 +105,19 @@ extension SortedCollection {
     }
 
     func notifyGrouped(_ update: CollectionUpdate<Model>) {
-        for observer in observers.values {
+        for observer in handlers.ordered { observer.willTellGroup?(update.touched) }
+        for observer in handlers.ordered {
             observer.grouped?(update)
             observer.every?(update)
         }
     }
 
     package func notifyLoad(started: Bool) {
-        for observer in observers.values { (started ? observer.startLoad : observer.endLoad)?() }
+        for observer in handlers.ordered { (started ? observer.startLoad : observer.endLoad)?() }
     }
 
     func notifyFailure(_ key: Key, _ error: any Error) {
-        for observer in observers.values { observer.failure?(key, error) }
+        for observer in handlers.ordered { observer.failure?(key, error) }
     }
 
     /// A single change in the batch contract.

@@ -28,9 +28,16 @@ import LiveModel
 @MainActor
 public final class SortedCollection<Model: LiveModelProtocol> {
     /// Replaced only when an empty collection takes a ``PreparedFill``.
-    @usableFromInline var backend: any OrderingBackend<Model>
-    var observers: [Int: Observer] = [:] { didSet { handlers = Handlers(observers.values) } }
-    /// The observers' handlers by kind, rebuilt when observers change.
+    @usableFromInline var backend: any OrderingBackend<Model> { didSet { core = backend as? CoreBackend<Model> } }
+    /// The backend when it is the C index (Firebase order), for the lookups
+    /// layers above make on every change.
+    @usableFromInline var core: CoreBackend<Model>?
+    /// The observers by registration number; they are told in that order.
+    var observers: [Int: Observer] = [:] {
+        didSet { handlers = Handlers(observers.sorted { $0.key < $1.key }.map(\.value)) }
+    }
+    /// The observers in registration order, and their handlers by kind,
+    /// rebuilt when observers change.
     var handlers = Handlers([])
     var nextObserverID = 0
     /// The batch being recorded by ``performBatch(_:)``, if any.
@@ -43,7 +50,9 @@ public final class SortedCollection<Model: LiveModelProtocol> {
     /// A collection in Firebase order under `order` (by default priority,
     /// then key, as Firebase orders when no order is given).
     public init(order: QueryOrder = .priority) {
-        backend = CoreBackend<Model>(order: order)
+        let core = CoreBackend<Model>(order: order)
+        backend = core
+        self.core = core
     }
 
     /// A collection ordered by `sortKey` (which may read nested fields), ties
@@ -112,6 +121,7 @@ public final class SortedCollection<Model: LiveModelProtocol> {
         let sortKey = try b.sortKey(of: model, hint: sortValue)
         record(key)
         recording?.changed(key)
+        notifyWillChange(key)
         switch b.upsert(key, model: model, sortKey: sortKey) {
         case (nil, let at): notify(.inserted(model, at: at))
         case (let old?, let new) where old == new: notify(.updated(model, at: new))
@@ -133,6 +143,7 @@ public final class SortedCollection<Model: LiveModelProtocol> {
     @discardableResult
     public func remove(_ key: Key) -> Model? {
         record(key)
+        notifyWillChange(key)
         var model: Model?
         guard let at = backend.remove(key, model: &model), let model else { return nil }
         notify(.removed(model, at: at))

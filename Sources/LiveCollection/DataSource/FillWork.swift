@@ -45,16 +45,25 @@ extension PreparedFill {
 extension SortedCollection {
     /// Registers an observer, held weakly, as ``addObserver(_:)`` does, with
     /// the work it does on a fill; that work is handed to whoever prepares
-    /// a fill (``fillWorks``).
+    /// a fill (``fillWorks``). `beforeSingleChange` is called with the key
+    /// of each single change before it is made (while the key still holds
+    /// its model and place), never inside a batch; `beforeTellingGroup`
+    /// with the touched keys of each grouped change before any observer is
+    /// told of it.
     @discardableResult
-    package func addObserver<O: SortedCollectionObserver>(_ observer: O, preparingFills work: FillWork<Model>)
+    package func addObserver<O: SortedCollectionObserver>(_ observer: O, preparingFills work: FillWork<Model>,
+                                                          beforeSingleChange: ((Key) -> Void)? = nil,
+                                                          beforeTellingGroup: (([TouchedKey<Model>]) -> Void)? = nil)
         -> ObservationToken where O.Model == Model {
-        register(Self.observer(observer, of: self, fillWork: work))
+        var registration = Self.observer(observer, of: self, fillWork: work)
+        registration.willChange = beforeSingleChange
+        registration.willTellGroup = beforeTellingGroup
+        return register(registration)
     }
 
     /// The fill works of the observers registered now, in registration order.
     package var fillWorks: [FillWork<Model>] {
-        observers.sorted { $0.key < $1.key }.compactMap(\.value.fillWork)
+        handlers.ordered.compactMap(\.fillWork)
     }
 
     /// The result of the work under `slot` for the fill being taken, if

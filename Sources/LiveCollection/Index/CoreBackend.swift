@@ -36,10 +36,17 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
     }
 
     @usableFromInline
-    func model(for key: Key) -> Model? { index.find(key).flatMap { models[Int($0.id)] } }
+    func model(for key: Key) -> Model? { index.id(of: key).flatMap { models[Int($0)] } }
 
-    @usableFromInline
-    func sortKey(for key: Key) -> SortValue? { index.find(key).map { index.sortValue(of: $0.id) } }
+    @inlinable
+    func sortKey(for key: Key) -> SortValue? { index.id(of: key).map { index.sortValue(of: $0) } }
+
+    /// The model of `key` and its sort value, found once. - Complexity: O(1) expected.
+    @inlinable
+    func entry(for key: Key) -> (model: Model, sortValue: SortValue)? {
+        guard let id = index.id(of: key), let model = models[Int(id)] else { return nil }
+        return (model, index.sortValue(of: id))
+    }
 
     @usableFromInline
     func position(of key: Key) -> Int? { index.find(key)?.position }

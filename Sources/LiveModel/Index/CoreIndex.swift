@@ -112,6 +112,14 @@ package final class CoreIndex {
         return status == LC_OK ? (position, id) : nil
     }
 
+    /// Id of a key, without its position. - Complexity: O(1) expected.
+    @usableFromInline
+    package func id(of key: Key) -> UInt32? {
+        var id: UInt32 = 0
+        let status = key.withKeyBytes { k, n in lc_index_find(raw, k, n, nil, &id) }
+        return status == LC_OK ? id : nil
+    }
+
     /// Id of the entry at a position (0 ..< count). - Complexity: O(log n).
     package func id(at position: Int) -> UInt32 {
         var id: UInt32 = 0
@@ -131,6 +139,7 @@ package final class CoreIndex {
     package func key(at position: Int) -> Key { key(of: id(at: position)) }
 
     /// Sort value of a live id. - Complexity: O(1).
+    @usableFromInline
     package func sortValue(of id: UInt32) -> SortValue {
         var v = lc_value()
         check(lc_index_entry(raw, id, nil, nil, &v), "entry")

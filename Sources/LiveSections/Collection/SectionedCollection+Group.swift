@@ -12,7 +12,9 @@ extension SectionedCollection {
     /// - Complexity: O(t (log n + s)) for t touched keys and s sections;
     ///   O(n log n) for a fill.
     func applyGroup(_ update: CollectionUpdate<Model>) {
-        if placed.isEmpty { return fill() }
+        changing = nil // a removal of an absent key was noted, and not told
+        telling = nil
+        if rows.isEmpty { return fill() }
         // The collection lists the touched keys of every grouped change but
         // the fill of an empty collection.
         assert(!update.touched.isEmpty || update.batch.isEmpty, "SectionedCollection: a grouped change without its keys")
@@ -20,7 +22,8 @@ extension SectionedCollection {
         var entries: [GroupEntry<Section>] = []
         entries.reserveCapacity(update.touched.count)
         for t in update.touched {
-            let old = placed[t.key], new = currentPlace(of: t.key)
+            let old = place(before: t)
+            let new = currentPlace(of: t.key)
             if old == nil && new == nil { continue }
             if let old, let new, old.section == new.section, old.post == new.post, !t.changed { continue }
             if let model = t.before { before[t.key] = model }

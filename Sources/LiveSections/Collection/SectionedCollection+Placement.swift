@@ -35,9 +35,29 @@ extension SectionedCollection {
     }
 
     /// Where the model `key` belongs now, by the collection.
-    /// - Complexity: O(log n).
+    /// - Complexity: O(1) expected in Firebase order, O(log n) otherwise.
+    @inlinable
     func currentPlace(of key: Key) -> Place? {
-        guard let model = collection.model(for: key), let post = collection.orderPost(for: key) else { return nil }
+        guard let (model, post) = collection.entry(for: key) else { return nil }
+        return Place(section: sectionOf(model), post: post)
+    }
+
+    /// Where the model `key` is shown: where the collection has it, but for
+    /// the keys of a change the collection has made and not yet told these
+    /// sections, and those of a grouped change whose steps are being
+    /// handed out.
+    /// - Complexity: O(1) expected in Firebase order, O(log n) otherwise
+    ///   (plus O(t) for t touched keys while a grouped change is told).
+    func shownPlace(of key: Key) -> Place? {
+        if let changing, changing.key == key { return changing.place }
+        if let telling, let t = telling.first(where: { $0.key == key }) { return place(before: t) }
+        if let undone, let entry = undone.first(where: { $0.key == key }) { return entry.old }
+        return currentPlace(of: key)
+    }
+
+    /// Where a key a grouped change touched was shown before it.
+    func place(before touched: TouchedKey<Model>) -> Place? {
+        guard let model = touched.before, let post = touched.beforePost else { return nil }
         return Place(section: sectionOf(model), post: post)
     }
 
@@ -59,7 +79,6 @@ extension SectionedCollection {
     func adopt(_ sectioning: Sectioning) {
         order = sectioning.order
         rows = sectioning.rows
-        placed = sectioning.placed
     }
 
     /// The sections of the `count` models `forEachPosted` visits, in order.
@@ -68,26 +87,21 @@ extension SectionedCollection {
     nonisolated static func sectioning(_ count: Int, _ forEachPosted: ((Model, OrderPost) -> Void) -> Void,
                                        sectionOf: @escaping (Model) -> Section,
                                        sectionPrecedes: @escaping (Section, Section) -> Bool) -> Sectioning {
-        var placed: [Key: Place] = [:]
-        placed.reserveCapacity(count)
         // Visited in order, so each section's rows come sorted.
         var grouped: [Section: [OrderPost]] = [:]
-        forEachPosted { model, post in
-            let section = sectionOf(model)
-            grouped[section, default: []].append(post)
-            placed[post.key] = Place(section: section, post: post)
-        }
+        forEachPosted { model, post in grouped[sectionOf(model), default: []].append(post) }
         var rows: [Section: PostRows] = [:]
         rows.reserveCapacity(grouped.count)
         for (section, sorted) in grouped { rows[section] = PostRows(sorted: sorted) }
-        return Sectioning(order: grouped.keys.sorted(by: sectionPrecedes), rows: rows, placed: placed)
+        return Sectioning(order: grouped.keys.sorted(by: sectionPrecedes), rows: rows)
     }
 
-    /// Takes `key` out; returns its former path and whether its section went away.
+    /// Takes the row shown at `place` out; returns its former path and
+    /// whether its section went away.
     /// - Complexity: O(log n + s).
     @inlinable
-    func unplace(_ key: Key) -> (path: RowPath, sectionGone: Bool)? {
-        guard let place = placed.removeValue(forKey: key), let s = sectionIndex(of: place.section),
+    func unplace(_ place: Place) -> (path: RowPath, sectionGone: Bool)? {
+        guard let s = sectionIndex(of: place.section),
               let box = rows[place.section], let row = box.remove(place.post) else { return nil }
         if box.isEmpty {
             rows[place.section] = nil
@@ -109,7 +123,6 @@ extension SectionedCollection {
     /// section is new. - Complexity: O(log n + s).
     @inlinable
     func place(_ key: Key, in section: Section, at post: OrderPost) -> (path: RowPath, sectionNew: Bool) {
-        placed[key] = Place(section: section, post: post)
         if let box = rows[section] {
             let row = box.insert(post)
             return (RowPath(section: sectionIndex(of: section)!, row: row), false)
@@ -128,7 +141,6 @@ extension SectionedCollection {
         var emptied: [Section] = []
         for entry in entries {
             guard let from = forward ? entry.old : entry.new else { continue }
-            placed[entry.key] = nil
             guard let box = rows[from.section] else { continue }
             _ = box.remove(from.post)
             if box.isEmpty { emptied.append(from.section) }
@@ -136,7 +148,6 @@ extension SectionedCollection {
         var created: [Section] = []
         for entry in entries {
             guard let to = forward ? entry.new : entry.old else { continue }
-            placed[entry.key] = to
             if let box = rows[to.section] {
                 box.insert(to.post)
             } else {

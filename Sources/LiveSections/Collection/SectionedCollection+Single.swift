@@ -10,6 +10,9 @@ extension SectionedCollection {
     /// - Complexity: O(log n + s) for s sections.
     @inlinable
     func apply(_ change: SequentialChange<Model>) {
+        // Where the changed key was shown, noted before the change.
+        let shown = changing
+        changing = nil
         // The sequential events are made only for observers of them.
         var events = SequentialEvents(told: !sequential.isEmpty)
         var stage = BatchStage()
@@ -24,7 +27,8 @@ extension SectionedCollection {
                 stage.insertedRows = [path]
             }
         case .removed(let model, _):
-            guard let (path, gone) = unplace(model.identifier) else { return }
+            guard let shown, shown.key == model.identifier, let old = shown.place,
+                  let (path, gone) = unplace(old) else { return }
             if gone {
                 events.add(.sectionRemoved(sectionOf(model), at: path.section))
                 stage.deletedSections = [path.section]
@@ -34,14 +38,14 @@ extension SectionedCollection {
             }
         case .updated(let model, _), .moved(let model, _, _):
             let key = model.identifier
-            guard let old = placed[key], let post = collection.orderPost(for: key) else { return }
+            guard let shown, shown.key == key, let old = shown.place,
+                  let post = collection.orderPost(for: key) else { return }
             let section = sectionOf(model)
             if section == old.section, let s = sectionIndex(of: section), let box = rows[section] {
                 // The same section: the row leaves its place and takes its
                 // new one; the section stays, whatever its size.
                 guard let fromRow = box.remove(old.post) else { return }
                 let toRow = box.insert(post)
-                placed[key] = Place(section: section, post: post)
                 let from = RowPath(section: s, row: fromRow), to = RowPath(section: s, row: toRow)
                 if from == to {
                     events.add(.rowUpdated(model, at: to))
@@ -58,7 +62,7 @@ extension SectionedCollection {
             // section); in the batch contract one stage: a cross-section move,
             // or a section's removal or arrival with the row's insertion or
             // deletion. A reload of the moved row follows in its own stage.
-            guard let (from, gone) = unplace(key) else { return }
+            guard let (from, gone) = unplace(old) else { return }
             let (to, isNew) = place(key, in: section, at: post)
             if gone {
                 events.add(.sectionRemoved(old.section, at: from.section))

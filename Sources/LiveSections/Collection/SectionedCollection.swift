@@ -41,18 +41,16 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     /// Where a model is shown: its section and its order post.
     @usableFromInline typealias Place = ShownPlace<Section>
 
-    /// Sections, their rows and where each model is shown: the state of a
-    /// whole sectioning, made in one go (``rebuild()``, or beside a fill).
+    /// Sections and their rows: the state of a whole sectioning, made in
+    /// one go (``rebuild()``, or beside a fill).
     @usableFromInline
     final class Sectioning {
         let order: [Section]
         let rows: [Section: PostRows]
-        let placed: [Key: Place]
         @usableFromInline
-        init(order: [Section], rows: [Section: PostRows], placed: [Key: Place]) {
+        init(order: [Section], rows: [Section: PostRows]) {
             self.order = order
             self.rows = rows
-            self.placed = placed
         }
     }
 
@@ -71,8 +69,15 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     /// Lookups in `order` since it last changed, while `positions` is nil.
     @usableFromInline var lookups = 0
     @usableFromInline var rows: [Section: PostRows] = [:]
-    /// Where each model is shown.
-    @usableFromInline var placed: [Key: Place] = [:]
+    /// The key of the single change the collection is making, with where it
+    /// was shown (nil if it was not), from the collection's notice before
+    /// the change until the change is applied. Every other model is shown
+    /// where the collection has it, but during a grouped change's steps
+    /// (``undone``).
+    @usableFromInline var changing: (key: Key, place: Place?)?
+    /// The keys of the grouped change the collection is telling, with what
+    /// they were, from the collection's notice until the change is applied.
+    var telling: [TouchedKey<Model>]?
     @usableFromInline var sequential: [Int: (SectionedChange<Model, Section>) -> Void] = [:]
     @usableFromInline var staged: [Int: ([BatchStage]) -> Void] = [:]
     @usableFromInline var stepped: [Int: ([StagedStep]) -> Void] = [:]
@@ -112,12 +117,13 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
                   sectioningFills: sectioning,
                   sectioningAll: { Self.sectioning($0.count, $0.forEachPosted, sectionOf: section,
                                                    sectionPrecedes: areInIncreasingOrder) },
-                  applying: { $0.apply($1) })
+                  noting: { $0.changing = ($1, $0.currentPlace(of: $1)) }, applying: { $0.apply($1) })
     }
 
     /// The designated initializer: `sectioningFills` sections a prepared
     /// fill, as ``sectioning(_:_:sectionOf:sectionPrecedes:)`` does, and
-    /// `sectioningAll` sections every model of the collection, and
+    /// `sectioningAll` sections every model of the collection, `noting`
+    /// notes where a key about to change is shown (``changing``), and
     /// `applying` applies a single change, as ``apply(_:)`` does.
     @usableFromInline
     init(_ collection: SortedCollection<Model>,
@@ -125,6 +131,7 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
          title: @escaping (Section) -> String, sectionedBy section: @escaping @Sendable (Model) -> Section,
          sectioningFills: @escaping @Sendable (PreparedFill<Model>) -> AnyObject,
          sectioningAll: @escaping (SortedCollection<Model>) -> Sectioning,
+         noting: @escaping (SectionedCollection, Key) -> Void,
          applying: @escaping (SectionedCollection, SequentialChange<Model>) -> Void) {
         self.collection = collection
         self.sectionOf = section
@@ -134,14 +141,14 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
         rebuild()
         let relay = Relay(self, applying: applying)
         self.relay = relay
-        token = collection.addObserver(relay, preparingFills: FillWork(slot: ObjectIdentifier(self), make: sectioningFills))
+        token = collection.addObserver(relay, preparingFills: FillWork(slot: ObjectIdentifier(self), make: sectioningFills),
+                                       beforeSingleChange: { [weak self] key in if let self { noting(self, key) } },
+                                       beforeTellingGroup: { [weak self] in self?.telling = $0 })
     }
 
     isolated deinit {
-        // The rows and places of a million models: freed off the main
-        // actor (section values included, see the type's summary).
+        // The rows of a million models: freed off the main actor.
         releaseInBackground(&rows, leaving: [:])
-        releaseInBackground(&placed, leaving: [:])
     }
 
     // MARK: Reading
@@ -169,9 +176,8 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
 
     /// Where the model `key` is shown. - Complexity: O(log n + sections).
     public func path(of key: Key) -> RowPath? {
-        guard let place = placed[key], let s = sectionIndex(of: place.section),
-              let row = rows[place.section]!.position(of: place.post) else { return nil }
-        return RowPath(section: s, row: row)
+        guard let place = shownPlace(of: key) else { return nil }
+        return path(at: place)
     }
 
     /// Sections with their keys, in display order. - Complexity: O(n).
