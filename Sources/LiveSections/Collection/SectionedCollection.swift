@@ -22,12 +22,14 @@ import LiveModel
 /// for the t keys it touched; only the first fill of an empty collection is
 /// sectioned whole, in O(n).
 ///
+/// It keeps each section's rows (their sort keys and keys) and nothing per
+/// model beyond them: a model is shown where its collection has it, and
+/// while a change is being told, the collection says where the changed keys
+/// were.
+///
 /// Lives on the main actor, like its collection. When it is released, its
-/// storage (its rows with their sort keys, and where each model is shown
-/// with its section value) is freed on a background task, so that letting
-/// go of a large sectioned list does not hold the main actor. Section values
-/// are already made off the main actor when sections are built beside a
-/// first load.
+/// rows are freed on a background task, so that letting go of a large
+/// sectioned list does not hold the main actor.
 @MainActor
 public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashable & SendableMetatype> {
     public let collection: SortedCollection<Model>
