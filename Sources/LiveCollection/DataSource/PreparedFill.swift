@@ -90,7 +90,7 @@ public final class PreparedFill<Model: LiveModelProtocol> {
             let id = UInt32(i)
             do {
                 if let model = try Self.model(of: child, key: key, prepare) {
-                    backend.setBuilt(model, key: key, id: id)
+                    backend.setBuilt(model, id: id)
                     continue
                 }
                 missing[id] = (key, nil)

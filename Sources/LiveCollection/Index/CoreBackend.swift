@@ -2,7 +2,7 @@
 import LiveModel
 
 /// Models in Firebase order under a ``QueryOrder``: the C index holds
-/// `(sort value, key)` entries; models and keys live in arrays by entry id.
+/// `(sort value, key)` entries; models live in an array by entry id.
 ///
 /// Not thread-safe: confined to its collection, or to the task that
 /// prepares a fill (``PreparedFill``) until the collection takes it.
@@ -14,16 +14,9 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
     @usableFromInline let order: QueryOrder
     @usableFromInline let index = CoreIndex()
     @usableFromInline var models: [Model?] = []
-    @usableFromInline var keys: [Key?] = []
 
     @usableFromInline
     init(order: QueryOrder) { self.order = order }
-
-    deinit {
-        // The keys of a million models: freed off this thread (the index
-        // frees itself so; the models are the user's, freed here).
-        releaseInBackground(&keys, leaving: [])
-    }
 
     @usableFromInline
     var count: Int { index.count }
@@ -55,12 +48,12 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
     func model(at position: Int) -> Model { models[Int(index.id(at: position))]! }
 
     @usableFromInline
-    func key(at position: Int) -> Key { keys[Int(index.id(at: position))]! }
+    func key(at position: Int) -> Key { index.key(at: position) }
 
     @usableFromInline
     func upsert(_ key: Key, model: Model, sortKey: SortValue) -> (old: Int?, new: Int) {
         let (old, new, id) = index.upsert(key, sortKey)
-        if old == nil { store(model, key: key, id: Int(id)) } else { models[Int(id)] = model }
+        if old == nil { store(model, id: Int(id)) } else { models[Int(id)] = model }
         return (old, new)
     }
 
@@ -68,7 +61,6 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
     func remove(_ key: Key, model: inout Model?) -> Int? {
         guard let (position, id) = index.remove(key) else { return nil }
         model = models[Int(id)].take()
-        keys[Int(id)] = nil
         return position
     }
 
@@ -87,8 +79,8 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
     /// - Complexity: O(n), with no lookup by key.
     @inlinable
     func forEachEntry(_ body: (Model, Key, SortValue) -> Void) {
-        index.forEachEntry { id, value in
-            body(models[Int(id)]!, keys[Int(id)]!, value)
+        index.forEachEntry { id, key, value in
+            body(models[Int(id)]!, key, value)
             return true
         }
     }
@@ -102,7 +94,7 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
 
     /// Orders every child of `value` in bulk, child `i` at entry id `i`,
     /// when `value` is a whole parsed document ordered under ``order`` and
-    /// the backend is empty; models are then set with ``setBuilt(_:key:id:)``
+    /// the backend is empty; models are then set with ``setBuilt(_:id:)``
     /// or their entries removed.
     /// - Returns: false, changing nothing, otherwise.
     /// - Complexity: O(n log n) in the C core, with no lookup by key.
@@ -110,7 +102,6 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
     func build(fromChildrenOf value: Snapshot) -> Bool {
         guard index.count == 0, index.build(fromChildrenOf: value, order: order) else { return false }
         models = Array(repeating: nil, count: index.count)
-        keys = Array(repeating: nil, count: index.count)
         return true
     }
 
@@ -122,15 +113,13 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
     func build(keys: [Key], values: [SortValue], models: [Model?]) -> Bool {
         guard index.count == 0, index.build(keys: keys, values: values) else { return false }
         self.models = models
-        self.keys = keys
         return true
     }
 
     /// Sets the model of an entry made by ``build(fromChildrenOf:)``.
     @inlinable
-    func setBuilt(_ model: Model, key: Key, id: UInt32) {
+    func setBuilt(_ model: Model, id: UInt32) {
         models[Int(id)] = model
-        keys[Int(id)] = key
     }
 
     /// Calls `body` with the id of each entry and its model, if set, in order.
@@ -149,22 +138,18 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
     /// Makes room for `count` models in all.
     func reserveCapacity(_ count: Int) {
         models.reserveCapacity(count)
-        keys.reserveCapacity(count)
     }
 
-    private func store(_ model: Model, key: Key, id: Int) {
+    private func store(_ model: Model, id: Int) {
         if id == models.count {
             // The usual case: the C index hands out ids in sequence.
             models.append(model)
-            keys.append(key)
             return
         }
         if id > models.count {
             let grow = id + 1 - models.count
             models.append(contentsOf: repeatElement(nil, count: grow))
-            keys.append(contentsOf: repeatElement(nil, count: grow))
         }
         models[id] = model
-        keys[id] = key
     }
 }

@@ -167,17 +167,20 @@ package final class CoreIndex {
         }
     }
 
-    /// Calls `body` with the id and sort value of each entry in order, from
-    /// `position`, until it returns false.
-    /// - Complexity: O(1) amortised per entry, plus a string sort value's copy.
+    /// Calls `body` with the id, key and sort value of each entry in order,
+    /// from `position`, until it returns false.
+    /// - Complexity: O(1) amortised per entry, plus a string sort value's
+    ///   copy and a key longer than a push id's.
     @usableFromInline
-    package func forEachEntry(from position: Int = 0, _ body: (UInt32, SortValue) -> Bool) {
+    package func forEachEntry(from position: Int = 0, _ body: (UInt32, Key, SortValue) -> Bool) {
         var it = lc_index_iter()
         guard lc_index_iter_init(raw, position, &it) == LC_OK else { return }
         var id: UInt32 = 0
         var v = lc_value()
-        while lc_index_iter_next(&it, nil, nil, &v, &id) {
-            if !body(id, SortValue(coreValue: v)) { return }
+        var k: UnsafePointer<CChar>?
+        var n = 0
+        while lc_index_iter_next(&it, &k, &n, &v, &id) {
+            if !body(id, Key(uncheckedUTF8: k, count: n), SortValue(coreValue: v)) { return }
         }
     }
 
