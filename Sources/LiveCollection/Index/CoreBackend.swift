@@ -79,9 +79,11 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
     /// - Complexity: O(n), with no lookup by key.
     @inlinable
     func forEachEntry(_ body: (Model, Key, SortValue) -> Void) {
-        index.forEachEntry { id, key, value in
-            body(models[Int(id)]!, key, value)
-            return true
+        models.withUnsafeBufferPointer { models in
+            index.forEachEntry { id, key, value in
+                body(models[Int(id)]!, key, value)
+                return true
+            }
         }
     }
 
