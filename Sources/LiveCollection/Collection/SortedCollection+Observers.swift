@@ -40,7 +40,9 @@ extension SortedCollection {
     }
 
     /// Registers an observer, held weakly: it hears single changes in the
-    /// sequential contract and grouped ones in the batch contract.
+    /// sequential contract and grouped ones in the batch contract. Observers
+    /// (and handlers of ``observeUpdates(_:)``) are told in the order they
+    /// were added.
     @discardableResult
     public func addObserver<O: SortedCollectionObserver>(_ observer: O) -> ObservationToken where O.Model == Model {
         register(Self.observer(observer, of: self, fillWork: nil))
