@@ -13,8 +13,17 @@ extension Snapshot {
     /// `child(at: path).value`.
     /// - Complexity: O(size of the child's text), without building a value.
     package func quickValue(at path: Path) -> JSONValue? {
-        guard case .child(let document, let index) = location,
-              let sort = document.quickSortValue(at: index, path: path.relativeText) else { return nil }
+        guard case .child(let document, let index) = location else { return nil }
+        // A path of one key (the usual section or order child) is its
+        // key's bytes: no text is made for it.
+        let found: SortValue?
+        if path.keys.count == 1 {
+            found = path.keys[0].withUTF8 { document.quickSortValue(at: index, path: $0) }
+        } else {
+            var text = path.relativeText
+            found = text.withUTF8 { document.quickSortValue(at: index, path: $0) }
+        }
+        guard let sort = found else { return nil }
         switch sort {
         case .null: return .null
         case .bool(let b): return .bool(b)

@@ -113,21 +113,18 @@ final class SnapshotDocument: @unchecked Sendable {
         return JSONValue(jansson: json)
     }
 
-    /// The sort value of the value at the relative path `path` ("a/b")
-    /// inside child `i`, read from its text without parsing it, for the
+    /// The sort value of the value at the relative path whose UTF-8 text is
+    /// `path` ("a/b") inside child `i`, read from its text without parsing it, for the
     /// common shapes (see `lc_doc_child_path_value`); nil when the child
     /// must be parsed to tell.
     /// - Complexity: O(size of the child), with no allocation but a
     ///   string's.
-    func quickSortValue(at i: Int, path: String) -> SortValue? {
-        var path = path
-        return path.withUTF8 { p in
-            var value = lc_value()
-            var decided: Int32 = 0
-            guard lc_doc_child_path_value(pointer, i, p.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) },
-                                          p.count, &value, &decided) == LC_OK, decided != 0 else { return nil }
-            return SortValue(coreValue: value)
-        }
+    func quickSortValue(at i: Int, path: UnsafeBufferPointer<UInt8>) -> SortValue? {
+        var value = lc_value()
+        var decided: Int32 = 0
+        guard lc_doc_child_path_value(pointer, i, path.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) },
+                                      path.count, &value, &decided) == LC_OK, decided != 0 else { return nil }
+        return SortValue(coreValue: value)
     }
 
     /// Child `i`'s priority.
