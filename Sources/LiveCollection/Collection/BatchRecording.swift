@@ -175,10 +175,7 @@ extension SortedCollection {
             insertedModels: batch.inserted.map { b.model(at: $0) },
             movedModels: batch.moved.map { b.model(at: $0.to) },
             updatedModels: batch.updated.map { b.model(for: keyAtOld[$0]!)! },
-            touched: touched.map { t in
-                TouchedKey(key: t.key, before: t.before.model, beforePost: t.before.sortKey.map { post(t.key, sortKey: $0) },
-                           changed: t.before.changed)
-            })
+            touched: touched.map { TouchedKey(key: $0.key, before: $0.before.model, changed: $0.before.changed) })
     }
 
     /// Number of sorted values below `bound`.

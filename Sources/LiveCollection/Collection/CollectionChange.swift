@@ -42,10 +42,6 @@ package struct TouchedKey<Model> {
     package let key: Key
     /// The model before the change; nil if the key was absent.
     package let before: Model?
-    /// Its order post before the change; nil if the key was absent. Read
-    /// by the layers above on the collection's actor, while they are told
-    /// the change (a custom sort key need not be `Sendable`).
-    package nonisolated(unsafe) let beforePost: OrderPost?
     /// Whether the model was added or replaced during the change (its
     /// content may be new); false if it was only removed.
     package let changed: Bool

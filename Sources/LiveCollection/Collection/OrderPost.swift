@@ -70,7 +70,7 @@ extension SortedCollection {
     /// - Complexity: O(n) in Firebase order (no lookup by key), O(n log n) otherwise.
     @inlinable
     package func forEachPosted(_ body: (Model, OrderPost) -> Void) {
-        if let core = backend as? CoreBackend<Model> {
+        if let core {
             core.forEachPosted(body)
             return
         }
@@ -96,12 +96,7 @@ extension SortedCollection {
     @usableFromInline
     func post<B: OrderingBackend<Model>>(_ key: Key, in b: B) -> OrderPost? {
         guard let sortKey = b.sortKey(for: key) else { return nil }
-        return post(key, sortKey: sortKey)
-    }
-
-    /// The order post of `key` at `sortKey`, a sort key of this collection's backend.
-    func post(_ key: Key, sortKey: Any) -> OrderPost {
-        if let value = sortKey as? SortValue, backend is CoreBackend<Model> { return OrderPost(value: .firebase(value), key: key) }
+        if let value = sortKey as? SortValue, b is CoreBackend<Model> { return OrderPost(value: .firebase(value), key: key) }
         return OrderPost(value: .custom(OrderPost.CustomSortKey(sortKey as! any Comparable)), key: key)
     }
 }

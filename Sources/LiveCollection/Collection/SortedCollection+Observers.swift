@@ -14,11 +14,9 @@ extension SortedCollection {
         var failure: ((Key, any Error) -> Void)?
         /// Work done with a fill where it is prepared.
         var fillWork: FillWork<Model>?
-        /// A single change of this key is about to be made (package observers).
+        /// A change of this key, single or inside a batch, is about to be
+        /// made (package observers).
         var willChange: ((Key) -> Void)?
-        /// A grouped change with these touched keys is about to be told
-        /// (package observers).
-        var willTellGroup: (([TouchedKey<Model>]) -> Void)?
     }
 
     /// Every observer in registration order, and their handlers grouped by
@@ -89,10 +87,9 @@ extension SortedCollection {
         return ObservationToken { [weak self] in self?.observers[id] = nil }
     }
 
-    /// Tells the observers that asked (``addObserver(_:preparingFills:beforeSingleChange:)``)
-    /// that a single change of `key` is about to be made, outside a batch.
+    /// Tells the observers that asked (``addObserver(_:preparingFills:beforeChange:)``)
+    /// that a change of `key` is about to be made, single or inside a batch.
     func notifyWillChange(_ key: Key) {
-        guard recording == nil else { return }
         for handler in handlers.willChange { handler(key) }
     }
 
@@ -107,7 +104,6 @@ extension SortedCollection {
     }
 
     func notifyGrouped(_ update: CollectionUpdate<Model>) {
-        for observer in handlers.ordered { observer.willTellGroup?(update.touched) }
         for observer in handlers.ordered {
             observer.grouped?(update)
             observer.every?(update)

@@ -82,7 +82,7 @@ public final class SortedCollection<Model: LiveModelProtocol> {
         return backend.model(at: position)
     }
 
-    /// The model with this key. - Complexity: O(log n) (O(1) for sort-key order).
+    /// The model with this key. - Complexity: O(1) expected.
     public func model(for key: Key) -> Model? { backend.model(for: key) }
 
     /// The position of the model with this key. - Complexity: O(log n).
@@ -143,7 +143,7 @@ public final class SortedCollection<Model: LiveModelProtocol> {
     @discardableResult
     public func remove(_ key: Key) -> Model? {
         record(key)
-        notifyWillChange(key)
+        if !handlers.willChange.isEmpty, backend.sortKey(for: key) != nil { notifyWillChange(key) }
         var model: Model?
         guard let at = backend.remove(key, model: &model), let model else { return nil }
         notify(.removed(model, at: at))

@@ -5,10 +5,11 @@ import LiveModel
 /// Feeds a ``SortedCollection`` with received children (snapshots) through a
 /// ``ModelDataSource``.
 ///
-/// Rules: each event for a key gets a generation; a preparation's result is
-/// applied only if no later event for that key arrived meanwhile, so a later
-/// event wins, a removal cancels a pending preparation, results apply in
-/// event order per key, and a model is never shown stale or twice. A failed
+/// Rules: a preparation's result is applied only if no later event for
+/// that key arrived meanwhile (events are numbered per key once a
+/// preparation can wait), so a later event wins, a removal cancels a
+/// pending preparation, results apply in event order per key, and a model
+/// is never shown stale or twice. A failed
 /// preparation is reported to the collection's observers
 /// (`didFailToPrepare`) and leaves the key as it was.
 @MainActor

@@ -8,7 +8,7 @@ import LiveModel
 /// view of a million children is then built while the list stays
 /// responsive).
 ///
-/// Registered with the observer (``SortedCollection/addObserver(_:preparingFills:)``);
+/// Registered with the observer (``SortedCollection/addObserver(_:preparingFills:beforeChange:)``);
 /// whoever prepares a fill for the collection runs the works of the
 /// collection's observers on it (``PreparedFill/perform(_:)``). An observer
 /// that finds no result for a fill (it was registered after the work was
@@ -45,19 +45,16 @@ extension PreparedFill {
 extension SortedCollection {
     /// Registers an observer, held weakly, as ``addObserver(_:)`` does, with
     /// the work it does on a fill; that work is handed to whoever prepares
-    /// a fill (``fillWorks``). `beforeSingleChange` is called with the key
-    /// of each single change before it is made (while the key still holds
-    /// its model and place), never inside a batch; `beforeTellingGroup`
-    /// with the touched keys of each grouped change before any observer is
-    /// told of it.
+    /// a fill (``fillWorks``). `beforeChange` is called with the key of
+    /// each change, single or inside a batch, before it is made (while the
+    /// key still holds its model and place; a removal of an absent key is
+    /// no change).
     @discardableResult
     package func addObserver<O: SortedCollectionObserver>(_ observer: O, preparingFills work: FillWork<Model>,
-                                                          beforeSingleChange: ((Key) -> Void)? = nil,
-                                                          beforeTellingGroup: (([TouchedKey<Model>]) -> Void)? = nil)
+                                                          beforeChange: ((Key) -> Void)? = nil)
         -> ObservationToken where O.Model == Model {
         var registration = Self.observer(observer, of: self, fillWork: work)
-        registration.willChange = beforeSingleChange
-        registration.willTellGroup = beforeTellingGroup
+        registration.willChange = beforeChange
         return register(registration)
     }
 

@@ -17,7 +17,9 @@ public final class PreparedFill<Model: LiveModelProtocol> {
     @usableFromInline let backend: CoreBackend<Model>
     /// The models in order.
     @usableFromInline let inOrder: [Model]
-    /// Keys whose (last) child's preparation failed, in the order of the children.
+    /// Keys whose (last) child's preparation failed, in the order of the
+    /// children given (``init(_:order:prepare:)``) or in query order
+    /// (``init(everyChildOf:count:order:prepare:)``).
     @usableFromInline let failures: [(key: Key, error: any Error)]
     /// What observers' works made of the fill, by slot (``perform(_:)``).
     var results: [ObjectIdentifier: AnyObject] = [:]

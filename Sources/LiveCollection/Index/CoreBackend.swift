@@ -81,6 +81,7 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
     func forEachEntry(_ body: (Model, Key, SortValue) -> Void) {
         models.withUnsafeBufferPointer { models in
             index.forEachEntry { id, key, value in
+                precondition(Int(id) < models.count, "CoreBackend: an entry without a model slot")
                 body(models[Int(id)]!, key, value)
                 return true
             }
@@ -130,12 +131,12 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
     func forEachBuilt(_ body: (UInt32, Model?) -> Void) {
         models.withUnsafeBufferPointer { models in
             index.forEachID { id in
+                precondition(Int(id) < models.count, "CoreBackend: an entry without a model slot")
                 body(id, models[Int(id)])
                 return true
             }
         }
     }
-
 
     /// Makes room for `count` models in all.
     func reserveCapacity(_ count: Int) {

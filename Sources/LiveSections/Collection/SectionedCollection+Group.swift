@@ -12,9 +12,14 @@ extension SectionedCollection {
     /// - Complexity: O(t (log n + s)) for t touched keys and s sections;
     ///   O(n log n) for a fill.
     func applyGroup(_ update: CollectionUpdate<Model>) {
-        changing = nil // a removal of an absent key was noted, and not told
-        telling = nil
-        if rows.isEmpty { return fill() }
+        if rows.isEmpty {
+            noted.removeAll()
+            return fill()
+        }
+        // Where the touched keys were shown is noted until the change is
+        // applied and told (its steps show the old state until the first
+        // commits).
+        defer { for t in update.touched { noted.removeValue(forKey: t.key) } }
         // The collection lists the touched keys of every grouped change but
         // the fill of an empty collection.
         assert(!update.touched.isEmpty || update.batch.isEmpty, "SectionedCollection: a grouped change without its keys")
@@ -22,7 +27,7 @@ extension SectionedCollection {
         var entries: [GroupEntry<Section>] = []
         entries.reserveCapacity(update.touched.count)
         for t in update.touched {
-            let old = place(before: t)
+            let old = shownPlace(of: t.key)
             let new = currentPlace(of: t.key)
             if old == nil && new == nil { continue }
             if let old, let new, old.section == new.section, old.post == new.post, !t.changed { continue }

@@ -42,23 +42,42 @@ extension SectionedCollection {
         return Place(section: sectionOf(model), post: post)
     }
 
-    /// Where the model `key` is shown: where the collection has it, but for
-    /// the keys of a change the collection has made and not yet told these
-    /// sections, and those of a grouped change whose steps are being
-    /// handed out.
-    /// - Complexity: O(1) expected in Firebase order, O(log n) otherwise
-    ///   (plus O(t) for t touched keys while a grouped change is told).
+    /// Where the model `key` is shown: as noted before a change these
+    /// sections have not applied yet, else where the collection has it.
+    /// - Complexity: O(log n) (O(s log n) for a model whose section
+    ///   changed in place, see ``located(_:)``).
     func shownPlace(of key: Key) -> Place? {
-        if let changing, changing.key == key { return changing.place }
-        if let telling, let t = telling.first(where: { $0.key == key }) { return place(before: t) }
-        if let undone, let entry = undone.first(where: { $0.key == key }) { return entry.old }
-        return currentPlace(of: key)
+        if let at = noted.index(forKey: key) { return noted[at].value }
+        return located(key)
     }
 
-    /// Where a key a grouped change touched was shown before it.
-    func place(before touched: TouchedKey<Model>) -> Place? {
-        guard let model = touched.before, let post = touched.beforePost else { return nil }
-        return Place(section: sectionOf(model), post: post)
+    /// Notes where `key` is shown, before the collection changes it,
+    /// unless a change of it not yet applied here is already noted.
+    /// - Complexity: O(log n), as ``located(_:)``.
+    @inlinable
+    func note(_ key: Key) {
+        guard noted.index(forKey: key) == nil else { return }
+        noted.updateValue(located(key), forKey: key)
+    }
+
+    /// Where `key` is shown, when these sections have applied every change
+    /// of it: at its post in the collection, in its model's section. A
+    /// model that is an object may have been changed in place before the
+    /// collection was told (``LiveModelProtocol/update(with:)``), so for
+    /// objects that section is checked, and the others searched when it
+    /// does not hold the post.
+    /// - Complexity: O(1) expected for a value, O(log n) for an object
+    ///   whose section holds it, O(s log n) otherwise, for s sections.
+    @inlinable
+    func located(_ key: Key) -> Place? {
+        guard let (model, post) = collection.entry(for: key) else { return nil }
+        let section = sectionOf(model)
+        guard Model.self is AnyObject.Type else { return rows[section] == nil ? nil : Place(section: section, post: post) }
+        if rows[section]?.position(of: post) != nil { return Place(section: section, post: post) }
+        for other in order where other != section && rows[other]?.position(of: post) != nil {
+            return Place(section: other, post: post)
+        }
+        return nil
     }
 
     /// The row path of `place` in the state shown. - Complexity: O(log n).

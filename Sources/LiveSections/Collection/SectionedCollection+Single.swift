@@ -11,8 +11,11 @@ extension SectionedCollection {
     @inlinable
     func apply(_ change: SequentialChange<Model>) {
         // Where the changed key was shown, noted before the change.
-        let shown = changing
-        changing = nil
+        let key: Key
+        switch change {
+        case .inserted(let m, _), .removed(let m, _), .updated(let m, _), .moved(let m, _, _): key = m.identifier
+        }
+        guard let shown = noted.removeValue(forKey: key) else { return }
         // The sequential events are made only for observers of them.
         var events = SequentialEvents(told: !sequential.isEmpty)
         var stage = BatchStage()
@@ -27,8 +30,7 @@ extension SectionedCollection {
                 stage.insertedRows = [path]
             }
         case .removed(let model, _):
-            guard let shown, shown.key == model.identifier, let old = shown.place,
-                  let (path, gone) = unplace(old) else { return }
+            guard let old = shown, let (path, gone) = unplace(old) else { return }
             if gone {
                 events.add(.sectionRemoved(sectionOf(model), at: path.section))
                 stage.deletedSections = [path.section]
@@ -37,9 +39,7 @@ extension SectionedCollection {
                 stage.deletedRows = [path]
             }
         case .updated(let model, _), .moved(let model, _, _):
-            let key = model.identifier
-            guard let shown, shown.key == key, let old = shown.place,
-                  let post = collection.orderPost(for: key) else { return }
+            guard let old = shown, let post = collection.orderPost(for: key) else { return }
             let section = sectionOf(model)
             if section == old.section, let s = sectionIndex(of: section), let box = rows[section] {
                 // The same section: the row leaves its place and takes its

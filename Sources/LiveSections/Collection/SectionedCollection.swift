@@ -71,15 +71,11 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     /// Lookups in `order` since it last changed, while `positions` is nil.
     @usableFromInline var lookups = 0
     @usableFromInline var rows: [Section: PostRows] = [:]
-    /// The key of the single change the collection is making, with where it
-    /// was shown (nil if it was not), from the collection's notice before
-    /// the change until the change is applied. Every other model is shown
-    /// where the collection has it, but during a grouped change's steps
-    /// (``undone``).
-    @usableFromInline var changing: (key: Key, place: Place?)?
-    /// The keys of the grouped change the collection is telling, with what
-    /// they were, from the collection's notice until the change is applied.
-    var telling: [TouchedKey<Model>]?
+    /// Where the keys the collection is changing were shown (nil: not
+    /// shown), noted before each key's first change and kept until these
+    /// sections apply it. Every other model is shown where the collection
+    /// has it (``located(_:)``).
+    @usableFromInline var noted: [Key: Place?] = [:]
     @usableFromInline var sequential: [Int: (SectionedChange<Model, Section>) -> Void] = [:]
     @usableFromInline var staged: [Int: ([BatchStage]) -> Void] = [:]
     @usableFromInline var stepped: [Int: ([StagedStep]) -> Void] = [:]
@@ -119,13 +115,13 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
                   sectioningFills: sectioning,
                   sectioningAll: { Self.sectioning($0.count, $0.forEachPosted, sectionOf: section,
                                                    sectionPrecedes: areInIncreasingOrder) },
-                  noting: { $0.changing = ($1, $0.currentPlace(of: $1)) }, applying: { $0.apply($1) })
+                  noting: { $0.note($1) }, applying: { $0.apply($1) })
     }
 
     /// The designated initializer: `sectioningFills` sections a prepared
     /// fill, as ``sectioning(_:_:sectionOf:sectionPrecedes:)`` does, and
     /// `sectioningAll` sections every model of the collection, `noting`
-    /// notes where a key about to change is shown (``changing``), and
+    /// notes where a key about to change is shown (``note(_:)``), and
     /// `applying` applies a single change, as ``apply(_:)`` does.
     @usableFromInline
     init(_ collection: SortedCollection<Model>,
@@ -144,8 +140,7 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
         let relay = Relay(self, applying: applying)
         self.relay = relay
         token = collection.addObserver(relay, preparingFills: FillWork(slot: ObjectIdentifier(self), make: sectioningFills),
-                                       beforeSingleChange: { [weak self] key in if let self { noting(self, key) } },
-                                       beforeTellingGroup: { [weak self] in self?.telling = $0 })
+                                       beforeChange: { [weak self] key in if let self { noting(self, key) } })
     }
 
     isolated deinit {
@@ -176,7 +171,9 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
         collection.model(for: rows[order[path.section]]!.key(at: path.row))!
     }
 
-    /// Where the model `key` is shown. - Complexity: O(log n + sections).
+    /// Where the model `key` is shown.
+    /// - Complexity: O(log n + sections); O(sections · log n) for a model
+    ///   object whose section was changed in place and not yet told.
     public func path(of key: Key) -> RowPath? {
         guard let place = shownPlace(of: key) else { return nil }
         return path(at: place)
