@@ -53,7 +53,12 @@ extension SortedCollection {
             let done = recording!
             recording = nil
             let update = makeUpdate(backend, done)
-            if !update.batch.isEmpty { notifyGrouped(update) }
+            if !update.batch.isEmpty {
+                notifyGrouped(update)
+            } else if !update.touched.isEmpty {
+                // Nothing to tell, but the keys noted before their changes are done with.
+                for observer in handlers.ordered { observer.unchanged?(update.touched.map(\.key)) }
+            }
             validate()
             if notifyingLoad { notifyLoad(started: false) }
         }

@@ -17,6 +17,9 @@ extension SortedCollection {
         /// A change of this key, single or inside a batch, is about to be
         /// made (package observers).
         var willChange: ((Key) -> Void)?
+        /// A batch changed these keys and, in the end, nothing about them
+        /// (package observers): no update is told.
+        var unchanged: (([Key]) -> Void)?
     }
 
     /// Every observer in registration order, and their handlers grouped by
@@ -87,9 +90,11 @@ extension SortedCollection {
         return ObservationToken { [weak self] in self?.observers[id] = nil }
     }
 
-    /// Tells the observers that asked (``addObserver(_:preparingFills:beforeChange:)``)
+    /// Tells the observers that asked (``addObserver(_:preparingFills:beforeChange:unchanged:)``)
     /// that a change of `key` is about to be made, single or inside a batch.
     func notifyWillChange(_ key: Key) {
+        // A fill's prepared results describe the fill, not what follows it.
+        takingFill = nil
         for handler in handlers.willChange { handler(key) }
     }
 

@@ -8,7 +8,7 @@ import LiveModel
 /// view of a million children is then built while the list stays
 /// responsive).
 ///
-/// Registered with the observer (``SortedCollection/addObserver(_:preparingFills:beforeChange:)``);
+/// Registered with the observer (``SortedCollection/addObserver(_:preparingFills:beforeChange:unchanged:)``);
 /// whoever prepares a fill for the collection runs the works of the
 /// collection's observers on it (``PreparedFill/perform(_:)``). An observer
 /// that finds no result for a fill (it was registered after the work was
@@ -48,13 +48,16 @@ extension SortedCollection {
     /// a fill (``fillWorks``). `beforeChange` is called with the key of
     /// each change, single or inside a batch, before it is made (while the
     /// key still holds its model and place; a removal of an absent key is
-    /// no change).
+    /// no change); `unchanged` with the keys of a batch that, in the end,
+    /// changed nothing, and so is not told.
     @discardableResult
     package func addObserver<O: SortedCollectionObserver>(_ observer: O, preparingFills work: FillWork<Model>,
-                                                          beforeChange: ((Key) -> Void)? = nil)
+                                                          beforeChange: ((Key) -> Void)? = nil,
+                                                          unchanged: (([Key]) -> Void)? = nil)
         -> ObservationToken where O.Model == Model {
         var registration = Self.observer(observer, of: self, fillWork: work)
         registration.willChange = beforeChange
+        registration.unchanged = unchanged
         return register(registration)
     }
 

@@ -16,6 +16,7 @@ struct ShownPlace<Section: Hashable> {
 
 /// A key a grouped change touched: where it was shown and where it goes,
 /// with both row paths (each in its own state).
+@usableFromInline
 struct GroupEntry<Section: Hashable> {
     let key: Key
     let old: ShownPlace<Section>?

@@ -16,10 +16,6 @@ extension SectionedCollection {
             noted.removeAll()
             return fill()
         }
-        // Where the touched keys were shown is noted until the change is
-        // applied and told (its steps show the old state until the first
-        // commits).
-        defer { for t in update.touched { noted.removeValue(forKey: t.key) } }
         // The collection lists the touched keys of every grouped change but
         // the fill of an empty collection.
         assert(!update.touched.isEmpty || update.batch.isEmpty, "SectionedCollection: a grouped change without its keys")
@@ -27,14 +23,21 @@ extension SectionedCollection {
         var entries: [GroupEntry<Section>] = []
         entries.reserveCapacity(update.touched.count)
         for t in update.touched {
-            let old = shownPlace(of: t.key)
+            // Where it was shown (a place whose section does not hold its
+            // post is looked for in the others, and is no place if none does).
+            var old = shownPlace(of: t.key), oldPath = old.flatMap { path(at: $0) }
+            if let place = old, oldPath == nil {
+                old = resolve(place)
+                oldPath = old.flatMap { path(at: $0) }
+            }
             let new = currentPlace(of: t.key)
             if old == nil && new == nil { continue }
             if let old, let new, old.section == new.section, old.post == new.post, !t.changed { continue }
             if let model = t.before { before[t.key] = model }
-            entries.append(GroupEntry(key: t.key, old: old, new: new, changed: t.changed,
-                                      oldPath: old.flatMap { path(at: $0) }))
+            entries.append(GroupEntry(key: t.key, old: old, new: new, changed: t.changed, oldPath: oldPath))
         }
+        // Applied from here on: the notes of the touched keys are done with.
+        for t in update.touched { noted.removeValue(forKey: t.key) }
         guard !entries.isEmpty else { return }
 
         var oldCounts: [Section: Int] = [:]
@@ -88,6 +91,7 @@ extension SectionedCollection {
         shift(entries, forward: false)
         assert(order == oldOrder, "SectionedCollection: undoing a grouped change")
         undone = entries
+        undonePlaces = Dictionary(entries.map { ($0.key, $0.old) }, uniquingKeysWith: { first, _ in first })
         let steps = stages.enumerated().map { i, stage in
             StagedStep(stage: stage, commit: i == 0 ? { [weak self] in self?.redo() } : {})
         }
@@ -96,9 +100,11 @@ extension SectionedCollection {
     }
 
     /// Applies the undone grouped change again, if any.
-    private func redo() {
+    @usableFromInline
+    func redo() {
         guard let entries = undone else { return }
         undone = nil
+        undonePlaces = [:]
         shift(entries, forward: true)
     }
 

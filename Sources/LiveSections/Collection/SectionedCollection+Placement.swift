@@ -42,20 +42,25 @@ extension SectionedCollection {
         return Place(section: sectionOf(model), post: post)
     }
 
-    /// Where the model `key` is shown: as noted before a change these
-    /// sections have not applied yet, else where the collection has it.
+    /// Where the model `key` is shown: before a grouped change's first step
+    /// commits, where it was; as noted before a change these sections have
+    /// not applied yet; else where the collection has it.
     /// - Complexity: O(log n) (O(s log n) for a model whose section
     ///   changed in place, see ``located(_:)``).
     func shownPlace(of key: Key) -> Place? {
+        if undone != nil, let at = undonePlaces.index(forKey: key) { return undonePlaces[at].value }
         if let at = noted.index(forKey: key) { return noted[at].value }
         return located(key)
     }
 
     /// Notes where `key` is shown, before the collection changes it,
-    /// unless a change of it not yet applied here is already noted.
+    /// unless a change of it not yet applied here is already noted. A
+    /// grouped change whose steps are being handed out is committed first:
+    /// the collection is moving on.
     /// - Complexity: O(log n), as ``located(_:)``.
     @inlinable
     func note(_ key: Key) {
+        if undone != nil { redo() }
         guard noted.index(forKey: key) == nil else { return }
         noted.updateValue(located(key), forKey: key)
     }
@@ -115,19 +120,33 @@ extension SectionedCollection {
         return Sectioning(order: grouped.keys.sorted(by: sectionPrecedes), rows: rows)
     }
 
-    /// Takes the row shown at `place` out; returns its former path and
-    /// whether its section went away.
-    /// - Complexity: O(log n + s).
+    /// Takes the row shown at `place` out; returns its former path,
+    /// whether its section went away, and where it was: `place`, or, when
+    /// that section does not hold its post (a model's section read through
+    /// state that changed in place), the section that did.
+    /// - Complexity: O(log n + s); O(s log n) when another section held it.
     @inlinable
-    func unplace(_ place: Place) -> (path: RowPath, sectionGone: Bool)? {
-        guard let s = sectionIndex(of: place.section),
-              let box = rows[place.section], let row = box.remove(place.post) else { return nil }
+    func unplace(_ place: Place) -> (path: RowPath, sectionGone: Bool, shown: Place)? {
+        guard let shown = rows[place.section]?.position(of: place.post) != nil ? place : resolve(place),
+              let s = sectionIndex(of: shown.section), let box = rows[shown.section],
+              let row = box.remove(shown.post) else { return nil }
         if box.isEmpty {
-            rows[place.section] = nil
+            rows[shown.section] = nil
             order.remove(at: s)
-            return (RowPath(section: s, row: row), true)
+            return (RowPath(section: s, row: row), true, shown)
         }
-        return (RowPath(section: s, row: row), false)
+        return (RowPath(section: s, row: row), false, shown)
+    }
+
+    /// The place whose section holds `place`'s post, searching every
+    /// section, or nil when none does.
+    /// - Complexity: O(s log n).
+    @usableFromInline
+    func resolve(_ place: Place) -> Place? {
+        for section in order where rows[section]?.position(of: place.post) != nil {
+            return Place(section: section, post: place.post)
+        }
+        return nil
     }
 
     /// Puts `model` in; returns its path and whether its section is new.

@@ -7,45 +7,61 @@ extension SectionedCollection {
     /// Applies a single change of the collection and tells observers: one
     /// sequential event or two (a row that changes section), and one stage
     /// plus, for a moved row, a reload at its new path.
+    ///
+    /// The key goes from where it was shown (noted before the change) to
+    /// where the collection has it now, whatever the kind of change: a
+    /// change of the same key made from inside another observer's handler
+    /// may have reached these sections first, and the later one then finds
+    /// the key already where it belongs.
     /// - Complexity: O(log n + s) for s sections.
     @inlinable
     func apply(_ change: SequentialChange<Model>) {
-        // Where the changed key was shown, noted before the change.
-        let key: Key
+        let told: Model
         switch change {
-        case .inserted(let m, _), .removed(let m, _), .updated(let m, _), .moved(let m, _, _): key = m.identifier
+        case .inserted(let m, _), .removed(let m, _), .updated(let m, _), .moved(let m, _, _): told = m
         }
-        guard let shown = noted.removeValue(forKey: key) else { return }
+        let key = told.identifier
+        let entry = collection.entry(for: key)
+        let new = entry.map { Place(section: sectionOf($0.model), post: $0.post) }
+        let old: Place?
+        if let note = noted.removeValue(forKey: key) {
+            old = note
+        } else {
+            // Not noted: applied already, from the change made inside a handler.
+            old = located(key)
+            if old?.section == new?.section && old?.post == new?.post { return }
+        }
+        let model = entry?.model ?? told
         // The sequential events are made only for observers of them.
         var events = SequentialEvents(told: !sequential.isEmpty)
         var stage = BatchStage()
-        switch change {
-        case .inserted(let model, _):
-            let (path, isNew) = place(model)
+        switch (old, new) {
+        case (nil, nil):
+            return
+        case (nil, let new?):
+            let (path, isNew) = place(key, in: new.section, at: new.post)
             if isNew {
-                events.add(.sectionInserted(sectionOf(model), at: path.section, models: [model]))
+                events.add(.sectionInserted(new.section, at: path.section, models: [model]))
                 stage.insertedSections = [path.section]
             } else {
                 events.add(.rowInserted(model, at: path))
                 stage.insertedRows = [path]
             }
-        case .removed(let model, _):
-            guard let old = shown, let (path, gone) = unplace(old) else { return }
+        case (let old?, nil):
+            guard let (path, gone, shown) = unplace(old) else { return }
             if gone {
-                events.add(.sectionRemoved(sectionOf(model), at: path.section))
+                events.add(.sectionRemoved(shown.section, at: path.section))
                 stage.deletedSections = [path.section]
             } else {
-                events.add(.rowRemoved(model, at: path))
+                events.add(.rowRemoved(told, at: path))
                 stage.deletedRows = [path]
             }
-        case .updated(let model, _), .moved(let model, _, _):
-            guard let old = shown, let post = collection.orderPost(for: key) else { return }
-            let section = sectionOf(model)
-            if section == old.section, let s = sectionIndex(of: section), let box = rows[section] {
+        case (let old?, let new?):
+            if old.section == new.section, let s = sectionIndex(of: new.section), let box = rows[new.section],
+               let fromRow = box.remove(old.post) {
                 // The same section: the row leaves its place and takes its
                 // new one; the section stays, whatever its size.
-                guard let fromRow = box.remove(old.post) else { return }
-                let toRow = box.insert(post)
+                let toRow = box.insert(new.post)
                 let from = RowPath(section: s, row: fromRow), to = RowPath(section: s, row: toRow)
                 if from == to {
                     events.add(.rowUpdated(model, at: to))
@@ -62,16 +78,16 @@ extension SectionedCollection {
             // section); in the batch contract one stage: a cross-section move,
             // or a section's removal or arrival with the row's insertion or
             // deletion. A reload of the moved row follows in its own stage.
-            guard let (from, gone) = unplace(old) else { return }
-            let (to, isNew) = place(key, in: section, at: post)
+            guard let (from, gone, shown) = unplace(old) else { return }
+            let (to, isNew) = place(key, in: new.section, at: new.post)
             if gone {
-                events.add(.sectionRemoved(old.section, at: from.section))
+                events.add(.sectionRemoved(shown.section, at: from.section))
                 stage.deletedSections = [from.section]
             } else {
                 events.add(.rowRemoved(model, at: from))
             }
             if isNew {
-                events.add(.sectionInserted(section, at: to.section, models: [model]))
+                events.add(.sectionInserted(new.section, at: to.section, models: [model]))
                 stage.insertedSections = [to.section]
                 if !gone { stage.deletedRows = [from] }
             } else {

@@ -84,7 +84,9 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     var showsEmpty = false
     /// While the steps of a grouped change are handed out: the change, undone
     /// so that the list is shown the old state until the first step commits.
-    var undone: [GroupEntry<Section>]?
+    @usableFromInline var undone: [GroupEntry<Section>]?
+    /// Where the keys of ``undone`` are shown meanwhile.
+    var undonePlaces: [Key: Place?] = [:]
     private var nextID = 0
     private var token: ObservationToken?
     /// Held strongly: the collection holds its observers weakly.
@@ -140,7 +142,8 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
         let relay = Relay(self, applying: applying)
         self.relay = relay
         token = collection.addObserver(relay, preparingFills: FillWork(slot: ObjectIdentifier(self), make: sectioningFills),
-                                       beforeChange: { [weak self] key in if let self { noting(self, key) } })
+                                       beforeChange: { [weak self] key in if let self { noting(self, key) } },
+                                       unchanged: { [weak self] keys in for key in keys { self?.noted.removeValue(forKey: key) } })
     }
 
     isolated deinit {
