@@ -36,6 +36,14 @@ final class ChangeHook<Model: LiveModelProtocol>: SortedCollectionObserver {
     func collection(_ c: SortedCollection<Model>, didChange change: SequentialChange<Model>) { body(change) }
 }
 
+/// Calls `body` with every grouped change of a collection, once registered.
+@MainActor
+final class GroupHook<Model: LiveModelProtocol>: SortedCollectionObserver {
+    let body: (CollectionUpdate<Model>) -> Void
+    init(_ body: @escaping (CollectionUpdate<Model>) -> Void) { self.body = body }
+    func collection(_ c: SortedCollection<Model>, didApply update: CollectionUpdate<Model>) { body(update) }
+}
+
 @MainActor
 @Suite("SectionedCollection: where models are shown")
 struct SectionedShownPlaceTests {
@@ -151,5 +159,36 @@ struct SectionedShownPlaceTests {
             }
             stageToken?.cancel()
         }
+    }
+
+    @Test("a change made while a fill is told, by an observer told first, is shown with every filled row")
+    func changeDuringFill() throws {
+        let collection = SortedCollection<Badge>(order: .child("score"))
+        var changed = false
+        let hook = GroupHook<Badge> { _ in
+            guard !changed else { return }
+            changed = true
+            try? collection.add(Badge(identifier: "late", score: 2.5, group: 7))
+        }
+        let hookToken = collection.addObserver(hook)
+        let sectioned = SectionedCollection(collection) { $0.group }
+        var staged: [[Key]] = []
+        let stageToken = sectioned.observeStages { stages in
+            let final = sectioned.snapshot()
+            for stage in stages {
+                staged = (try? BatchUpdateChecker.apply(stage, to: staged, inserting: { final[$0.section].items[$0.row] },
+                                                        insertingSection: { final[$0].items })) ?? [["rejected"]]
+            }
+        }
+        defer { hookToken.cancel(); stageToken.cancel() }
+        let json = "{" + (0..<40).map { #""c\#($0)": {"score": \#($0 % 9), "group": \#($0 % 4)}"# }.joined(separator: ",") + "}"
+        let children = try Snapshot.parse(json: json, order: .child("score")).orderedChildren()
+        let prepared = PreparedFill<Badge>(children, order: .child("score")) {
+            .model(try Badge(identifier: $0.key!, dictionary: $0.value))
+        }
+        #expect(collection.fill(prepared) && changed)
+        #expect(collection.count == 41)
+        #expect(sectioned.snapshot().map(\.items) == grouping(collection))
+        #expect(staged == grouping(collection))
     }
 }

@@ -12,13 +12,16 @@ extension SectionedCollection {
     /// - Complexity: O(t (log n + s)) for t touched keys and s sections;
     ///   O(n log n) for a fill.
     func applyGroup(_ update: CollectionUpdate<Model>) {
-        if rows.isEmpty {
-            noted.removeAll()
-            return fill()
-        }
         // The collection lists the touched keys of every grouped change but
         // the fill of an empty collection.
-        assert(!update.touched.isEmpty || update.batch.isEmpty, "SectionedCollection: a grouped change without its keys")
+        let isFill = update.touched.isEmpty && !update.batch.isEmpty
+        if rows.isEmpty || isFill {
+            noted.removeAll()
+            // A fill finds rows shown only when a change made while it was
+            // being told (from an observer told first) reached these
+            // sections first: what they show is then replaced.
+            return rows.isEmpty ? fill() : replaceAll()
+        }
         var before: [Key: Model] = [:]
         var entries: [GroupEntry<Section>] = []
         entries.reserveCapacity(update.touched.count)
@@ -82,6 +85,28 @@ extension SectionedCollection {
         guard !sequential.isEmpty else { return }
         tell(order.enumerated().map { .sectionInserted($1, at: $0, keys: rows[$1]!.keys) },
              before: [:])
+    }
+
+    /// Shows every model of the collection in place of what is shown, and
+    /// tells observers: every section shown goes, every section now comes.
+    /// - Complexity: O(n log n).
+    private func replaceAll() {
+        let oldOrder = order, oldRows = rows
+        let made = sectioningAll(collection)
+        adopt(made)
+        let stage = BatchStage(deletedSections: Array(oldOrder.indices), insertedSections: Array(order.indices))
+        for handler in staged.values { handler([stage]) }
+        if !stepped.isEmpty {
+            // Shown as it was until the step commits.
+            order = oldOrder
+            rows = oldRows
+            let steps = [StagedStep(stage: stage, commit: { [weak self] in self?.adopt(made) })]
+            for handler in stepped.values { handler(steps) }
+            adopt(made)
+        }
+        guard !sequential.isEmpty else { return }
+        let removals = oldOrder.indices.reversed().map { ReplayStep<Section>.sectionRemoved(oldOrder[$0], at: $0) }
+        tell(removals + order.enumerated().map { .sectionInserted($1, at: $0, keys: rows[$1]!.keys) }, before: [:])
     }
 
     /// Hands steps to their observers with the change undone, so that the
