@@ -127,9 +127,13 @@ extension SectionedCollection {
     /// - Complexity: O(log n + s); O(s log n) when another section held it.
     @inlinable
     func unplace(_ place: Place) -> (path: RowPath, sectionGone: Bool, shown: Place)? {
-        guard let shown = rows[place.section]?.position(of: place.post) != nil ? place : resolve(place),
-              let s = sectionIndex(of: shown.section), let box = rows[shown.section],
-              let row = box.remove(shown.post) else { return nil }
+        var shown = place
+        var removed = rows[place.section]?.remove(place.post)
+        if removed == nil, let other = resolve(place) {
+            shown = other
+            removed = rows[other.section]?.remove(other.post)
+        }
+        guard let row = removed, let s = sectionIndex(of: shown.section), let box = rows[shown.section] else { return nil }
         if box.isEmpty {
             rows[shown.section] = nil
             order.remove(at: s)
@@ -147,14 +151,6 @@ extension SectionedCollection {
             return Place(section: section, post: place.post)
         }
         return nil
-    }
-
-    /// Puts `model` in; returns its path and whether its section is new.
-    /// - Complexity: O(log n + s).
-    @inlinable
-    func place(_ model: Model) -> (path: RowPath, sectionNew: Bool) {
-        let key = model.identifier
-        return place(key, in: sectionOf(model), at: collection.orderPost(for: key)!)
     }
 
     /// Puts `key` in `section` at `post`; returns its path and whether its
