@@ -131,6 +131,30 @@ static lc_status nomem(lc_error *error) {
     return LC_ERR_NOMEM;
 }
 
+/*
+ * Scans buf (the text of input, followed by LC_SCAN_PAD zero bytes) as a
+ * document into s, which the caller releases; errors are reported against
+ * input.
+ */
+static lc_status scan_doc(lc_scan *s, const char *input, const char *buf, size_t len,
+                          const lc_parse_options *options, lc_error *error) {
+    lc_scan_init(s, buf, len);
+    lc_status st = lc_scan_configure(s, options, error);
+    if (st == LC_OK) {
+        lc_scan_ws(s);
+        st = lc_scan_value(s, 0, 1);
+        if (!s->json_bad && !s->fatal) {
+            lc_scan_ws(s);
+            if (s->pos < len) {
+                s->json_bad = 1;
+                s->json_pos = s->pos;
+            }
+        }
+        if (st || s->json_bad) st = lc_scan_report(s, input, len, st, error);
+    }
+    return st;
+}
+
 lc_status lc_doc_parse(const char *json, size_t len, const lc_parse_options *options,
                        lc_doc **out, lc_error *error) {
     lc_error_clear(error);
@@ -140,26 +164,29 @@ lc_status lc_doc_parse(const char *json, size_t len, const lc_parse_options *opt
     char *buf = lc_scan_copy(json, len);
     if (!buf) return nomem(error);
     lc_scan s;
-    lc_scan_init(&s, buf, len);
-    lc_status st = lc_scan_configure(&s, options, error);
-    if (st == LC_OK) {
-        lc_scan_ws(&s);
-        st = lc_scan_value(&s, 0, 1);
-        if (!s.json_bad && !s.fatal) {
-            lc_scan_ws(&s);
-            if (s.pos < len) {
-                s.json_bad = 1;
-                s.json_pos = s.pos;
-            }
-        }
-        if (st || s.json_bad) st = lc_scan_report(&s, json, len, st, error);
-    }
+    lc_status st = scan_doc(&s, json, buf, len, options, error);
     if (st == LC_OK) {
         *out = lc_doc_from_scan(&s, buf, len, options ? options->order.kind : LC_ORDER_PRIORITY);
         if (!*out) st = nomem(error);
     }
     lc_scan_release(&s);
     if (st) free(buf);
+    return st;
+}
+
+lc_status lc_doc_check(const char *json, size_t len, size_t size, const lc_parse_options *options,
+                       lc_error *error) {
+    lc_error_clear(error);
+    if (!json) return arg_error(error, "json is NULL");
+    int padded = size >= len && size - len >= LC_DOC_PAD;
+    for (size_t i = 0; padded && i < LC_DOC_PAD; i++)
+        if (json[len + i]) padded = 0;
+    char *copy = NULL;
+    if (!padded && !(copy = lc_scan_copy(json, len))) return nomem(error);
+    lc_scan s;
+    lc_status st = scan_doc(&s, json, padded ? json : copy, len, options, error);
+    lc_scan_release(&s);
+    free(copy);
     return st;
 }
 

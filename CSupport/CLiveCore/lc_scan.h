@@ -21,7 +21,7 @@
 #include "lc_value.h"
 
 /** Zero bytes after the input in every scanned buffer. */
-#define LC_SCAN_PAD 16
+#define LC_SCAN_PAD LC_DOC_PAD
 /** jansson's JSON_PARSER_MAX_DEPTH: values nested in 2048 containers are rejected. */
 #define LC_JSON_MAX_DEPTH 2048
 

@@ -358,6 +358,25 @@ static void doc_arguments(lc_test *t) {
     lc_doc_free(d);
 }
 
+/* lc_doc_check: arguments, a padding that is not zero, and a whole check. */
+static void doc_check_arguments(lc_test *t) {
+    lc_error e;
+    CHECK(t, lc_doc_check(NULL, 0, 0, NULL, &e) == LC_ERR_ARGUMENT && e.code == LC_ERR_ARGUMENT);
+    CHECK(t, lc_doc_check(NULL, 0, 0, NULL, NULL) == LC_ERR_ARGUMENT);
+    /* Padded in place, padded with something else (copied), too short (copied). */
+    char text[] = "{\"a\":{\"b\":1},\"c\":2}\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0";
+    size_t len = strlen(text);
+    CHECK(t, lc_doc_check(text, len, sizeof text, NULL, &e) == LC_OK);
+    CHECK(t, lc_doc_check(text, len, len + 3, NULL, &e) == LC_OK);
+    char dirty[] = "{\"a\":1}xxxxxxxxxxxxxxxx";
+    CHECK(t, lc_doc_check(dirty, 7, sizeof dirty, NULL, &e) == LC_OK);
+    CHECK(t, lc_doc_check(dirty, 8, sizeof dirty, NULL, &e) == LC_ERR_JSON_TRAILING);
+    char bad[] = "{\"a.b\":1}\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0";
+    CHECK(t, lc_doc_check(bad, strlen(bad), sizeof bad, NULL, &e) == LC_ERR_KEY_INVALID && e.position > 0);
+    /* size smaller than len is read as unpadded, never past len. */
+    CHECK(t, lc_doc_check(text, len, 0, NULL, &e) == LC_OK);
+}
+
 const lc_test_case doc_tests[] = {
     {"doc_bad_inputs", doc_bad_inputs},
     {"doc_limits", doc_limits},
@@ -367,6 +386,7 @@ const lc_test_case doc_tests[] = {
     {"doc_payload_good", doc_payload_good},
     {"doc_patch_deletions", doc_patch_deletions},
     {"doc_arguments", doc_arguments},
+    {"doc_check_arguments", doc_check_arguments},
     {"doc_nesting_limits", doc_nesting_limits},
     {"doc_many_children", doc_many_children},
     {"doc_differential_random", doc_differential_random},

@@ -298,6 +298,29 @@ static const char *check_doc(const lc_doc *d, json_t *raw, const char *path) {
     return why;
 }
 
+/*
+ * lc_doc_check decides as lc_doc_parse did (status st, error e), reading a
+ * padded text in place and an unpadded one through a copy.
+ */
+static const char *check_agrees(const char *in, size_t n, const lc_parse_options *o, lc_status st,
+                                const lc_error *e) {
+    char *padded = malloc(n + LC_DOC_PAD);
+    if (!padded) return "out of memory";
+    if (n) memcpy(padded, in, n);
+    memset(padded + n, 0, LC_DOC_PAD);
+    const char *why = NULL;
+    for (int copied = 0; copied < 2 && !why; copied++) {
+        lc_error ce;
+        lc_status cst = copied ? lc_doc_check(in, n, n, o, &ce) : lc_doc_check(padded, n, n + LC_DOC_PAD, o, &ce);
+        if (cst != st || ce.code != e->code || ce.position != e->position || ce.line != e->line ||
+            ce.column != e->column || strcmp(ce.text, e->text))
+            why = copied ? "lc_doc_check on a copy differs from lc_doc_parse"
+                         : "lc_doc_check in place differs from lc_doc_parse";
+    }
+    free(padded);
+    return why;
+}
+
 /* Compares one input; returns 0 on a failure (already reported). */
 static int compare_one(lc_test *t, const char *in, size_t n, int mutated, uint64_t *rng, int payload) {
     lc_parse_options o;
@@ -329,6 +352,7 @@ static int compare_one(lc_test *t, const char *in, size_t n, int mutated, uint64
         json_t *data = payload ? json_object_get(j, "data") : j;
         why = check_doc(d, data, path);
     }
+    if (!why && !payload) why = check_agrees(in, n, &o, st, &e);
     if (why) {
         LC_FAIL(t, "%s: lc %s \"%s\" at %d:%d/%zu; jansson %s \"%s\" at %d:%d/%d (order path \"%s\")", why,
                 lc_status_name(st), e.text, e.line, e.column, e.position, j ? "ok" : "error", j ? "" : je.text,

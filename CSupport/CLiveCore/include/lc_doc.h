@@ -138,6 +138,22 @@ typedef struct lc_doc lc_doc;
 lc_status lc_doc_parse(const char *json, size_t len, const lc_parse_options *options,
                        lc_doc **out, lc_error *error);
 
+/** The zero bytes lc_doc_check needs after the text to read it in place. */
+#define LC_DOC_PAD 16
+
+/**
+ * Checks json[0..len) as lc_doc_parse would, with the same status and
+ * error, without making a document.
+ *
+ * When the caller's buffer holds size bytes with size >= len + LC_DOC_PAD
+ * and json[len..len+LC_DOC_PAD) are zero bytes, the text is read where it
+ * lies; otherwise it is copied first, as lc_doc_parse copies it. json is
+ * only read. json may not be NULL (LC_ERR_ARGUMENT).
+ * - Complexity: O(len), one pass; no copy of a padded text.
+ */
+lc_status lc_doc_check(const char *json, size_t len, size_t size, const lc_parse_options *options,
+                       lc_error *error);
+
 /** Frees a document. NULL is ignored. */
 void lc_doc_free(lc_doc *doc);
 
