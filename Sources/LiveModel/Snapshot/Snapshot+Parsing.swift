@@ -19,6 +19,20 @@ extension Snapshot {
         try parse(json: json.utf8, key: key, order: order)
     }
 
+    /// Checks the UTF-8 JSON text `bytes[..<length]` as
+    /// ``parse(json:key:order:)-(String,_,_)`` would, with the same errors,
+    /// without making a snapshot. When ``checkPadding`` zero bytes (or more)
+    /// follow the text in `bytes`, the text is not copied.
+    /// - Complexity: O(length), one pass.
+    package static func check(json bytes: UnsafeBufferPointer<UInt8>, length: Int,
+                              order: QueryOrder = .priority) throws(ParseError) {
+        try SnapshotDocument.check(bytes, length: length, order: order)
+    }
+
+    /// The zero bytes after a text that let ``check(json:length:order:)``
+    /// read it in place.
+    package static var checkPadding: Int { SnapshotDocument.checkPadding }
+
     /// Parses UTF-8 JSON bytes (`[UInt8]`, `Data`, …) as a snapshot; see
     /// ``parse(json:key:order:)-(String,_,_)``.
     public static func parse<Bytes: Collection<UInt8>>(

@@ -41,6 +41,25 @@ final class SnapshotDocument: @unchecked Sendable {
         return SnapshotDocument(taking: document, order: order, keysArePaths: keysArePaths)
     }
 
+    /// Checks `bytes[..<length]` as ``parse(_:order:keysArePaths:)`` would,
+    /// without making a document (`lc_doc_check`): in place when at least
+    /// ``checkPadding`` zero bytes follow the text in `bytes`, else on a copy.
+    static func check(_ bytes: UnsafeBufferPointer<UInt8>, length: Int, order: QueryOrder) throws(ParseError) {
+        precondition(length <= bytes.count, "the text is inside the buffer")
+        var error = lc_error()
+        let status = order.withCoreOrder { coreOrder in
+            var options = lc_parse_options(order: coreOrder, max_depth: 0, keys_are_paths: 0)
+            return lc_doc_check(bytes.cChars, length, bytes.count, &options, &error)
+        }
+        guard status == LC_OK else {
+            if error.code == LC_OK { error.code = status }
+            throw ParseError(error)
+        }
+    }
+
+    /// The zero bytes ``check(_:length:order:)`` needs after the text.
+    static let checkPadding = Int(LC_DOC_PAD)
+
     // MARK: Whole document
 
     /// Whether the document holds no value (null, or no children).
