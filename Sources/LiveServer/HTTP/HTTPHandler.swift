@@ -103,7 +103,7 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         let core = self.core
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
         DispatchQueue.global(qos: .userInitiated).async {
-            let response = core.handle(request)
+            let response = Self.measuredForHEAD(core.handle(request), head)
             bound.eventLoop.execute {
                 let (handler, context) = bound.value
                 handler.respond(response, to: head, context: context, close: !head.isKeepAlive)
@@ -111,9 +111,31 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
+    /// A HEAD's response to a large read: the text is measured, not sent.
+    private static func measuredForHEAD(_ response: RESTResponse, _ head: HTTPRequestHead) -> RESTResponse {
+        guard head.method == .HEAD, var text = response.text else { return response }
+        var measured = response
+        measured.text = nil
+        measured.textLength = text.drainCount()
+        return measured
+    }
+
     private func respond(_ response: RESTResponse, to request: HTTPRequestHead, context: ChannelHandlerContext, close: Bool) {
+        var response = response
+        var close = close
+        var rest: JSONTextChunks?
+        if var text = response.text {
+            // A body that fits one chunk goes out as any other; a larger one
+            // is written as the connection takes it (chunked in HTTP/1.1;
+            // in HTTP/1.0, up to the connection's close).
+            response.body.reserveCapacity(Self.chunkBytes + Self.chunkBytes / 4)
+            if text.next(into: &response.body, size: Self.chunkBytes) {
+                rest = text
+                if request.version.major < 1 || (request.version.major == 1 && request.version.minor == 0) { close = true }
+            }
+        }
         var headers = HTTPHeaders(response.headers)
-        headers.add(name: "Content-Length", value: String(response.body.count))
+        if rest == nil { headers.add(name: "Content-Length", value: String(response.textLength ?? response.body.count)) }
         if close { headers.add(name: "Connection", value: "close") }
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: request.version, status: response.status, headers: headers))),
                       promise: nil)
@@ -121,6 +143,12 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             var buffer = context.channel.allocator.buffer(capacity: response.body.count)
             buffer.writeBytes(response.body)
             context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        }
+        if let rest {
+            unflushed = false
+            context.flush()
+            writeRest(rest, context: context, close: close)
+            return
         }
         if close {
             unflushed = false
@@ -135,6 +163,39 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             unflushed = false
             context.flush()
         }
+    }
+
+    /// The size of the chunks a large body is written in.
+    static let chunkBytes = 1 << 18
+
+    /// Writes the rest of a large body a chunk at a time, each once the
+    /// connection took the one before, then ends the response. A connection
+    /// that closes meanwhile stops it.
+    private func writeRest(_ text: JSONTextChunks, context: ChannelHandlerContext, close: Bool) {
+        var text = text
+        var chunk: [UInt8] = []
+        chunk.reserveCapacity(Self.chunkBytes + Self.chunkBytes / 4)
+        let more = text.next(into: &chunk, size: Self.chunkBytes)
+        var buffer = context.channel.allocator.buffer(capacity: chunk.count)
+        buffer.writeBytes(chunk)
+        let written = context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(buffer))))
+        guard !more else {
+            let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+            let text = text
+            // The next chunk is a task of its own: a write the socket took at
+            // once completes inside `whenSuccess`, and the chunks must not
+            // pile up on the stack.
+            written.whenSuccess {
+                bound.eventLoop.execute {
+                    let (handler, context) = bound.value
+                    handler.writeRest(text, context: context, close: close)
+                }
+            }
+            return
+        }
+        let channel = context.channel
+        let ended = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+        if close { ended.whenComplete { _ in channel.close(promise: nil) } }
     }
 
     func channelInactive(context: ChannelHandlerContext) {

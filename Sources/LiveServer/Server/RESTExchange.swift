@@ -31,6 +31,11 @@ struct RESTResponse: Sendable {
     var status: HTTPResponseStatus
     var headers: [(String, String)] = []
     var body: [UInt8] = []
+    /// A body written as it is sent (a read of a large location), instead
+    /// of ``body``.
+    var text: JSONTextChunks?
+    /// The body's length when it is not sent (a HEAD of ``text``).
+    var textLength: Int?
 
     /// `value` as JSON.
     static func json(_ value: JSONValue, status: HTTPResponseStatus = .ok) -> RESTResponse {
@@ -40,6 +45,11 @@ struct RESTResponse: Sendable {
     /// JSON text already written.
     static func json(bytes: [UInt8], status: HTTPResponseStatus = .ok) -> RESTResponse {
         RESTResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8")], body: bytes)
+    }
+
+    /// JSON text written as it is sent.
+    static func json(text: JSONTextChunks) -> RESTResponse {
+        RESTResponse(status: .ok, headers: [("Content-Type", "application/json; charset=utf-8")], text: text)
     }
 
     /// `{"error": message}` with the error's status.

@@ -77,9 +77,9 @@ extension ServerCore {
         } else if options.shallow {
             response = .json(node.shallowJSON())
         } else if let query {
-            response = .json(bytes: query.jsonBytes(of: node, export: options.export))
+            response = .json(text: query.text(of: node, export: options.export))
         } else {
-            response = .json(bytes: node.jsonBytes(export: options.export))
+            response = .json(text: JSONTextChunks(node, export: options.export))
         }
         if wantsTag { response.headers.append(("ETag", etag)) }
         return response

@@ -65,7 +65,8 @@ extension ServerCore {
                 prepareWindow(listener, query, from: node, export: export, attempt: 1)
             } else {
                 DispatchQueue.global(qos: .userInitiated).async { [self] in
-                    let first = ServerSentEvent.put(.root) { node.write(to: &$0, export: export) }
+                    let (prefix, suffix) = ServerSentEvent.putFrame(.root)
+                    let first = JSONTextChunks(node, export: export, prefix: prefix, suffix: suffix)
                     lock.withLock { listener.deliverFirst(first) }
                 }
             }
@@ -82,7 +83,7 @@ extension ServerCore {
     private func prepareWindow(_ listener: Listener, _ query: Query, from node: DataNode, export: Bool, attempt: Int) {
         DispatchQueue.global(qos: .userInitiated).async { [self] in
             let window = ListenerWindow(query, of: node)
-            let first = ServerSentEvent.put(.root) { window.write(to: &$0, export: export) }
+            let first = window.firstPut(export: export)
             lock.withLock {
                 guard listener.touchedWhilePreparing else {
                     listener.window = window
@@ -97,7 +98,7 @@ extension ServerCore {
                 }
                 let window = ListenerWindow(query, of: current)
                 listener.window = window
-                listener.deliverFirst(.put(.root) { window.write(to: &$0, export: export) })
+                listener.deliverFirst(window.firstPut(export: export))
             }
         }
     }

@@ -53,34 +53,79 @@ extension DataNode {
         return out
     }
 
-    /// Appends the JSON text of ``json(export:)`` to `out`.
-    func write(to out: inout [UInt8], export: Bool) {
-        if case .packed(let packed) = content {
-            return packed.write(to: &out)  // plain text is what this function writes
-        }
+    /// How a node's text is laid out: written in one piece, as an array's
+    /// elements, or as an object's members (see ``json(export:)``).
+    enum TextForm {
+        /// A leaf (with its priority, exported), text kept packed, or `null`.
+        case whole
+        /// `[…]`, `null` in the holes.
+        case elements([DataNode?])
+        /// `{"key": child, …}` with `".priority"` when given; never empty.
+        case members([Key: DataNode], priority: Priority?)
+    }
+
+    /// The layout of the node's text under Firebase's array rule.
+    /// - Complexity: O(number of children) for the array rule's check.
+    func textForm(export: Bool) -> TextForm {
+        if case .packed = content { return .whole }
+        if leaf != nil { return .whole }
         let children = self.children
-        if let leaf {
-            guard export, let priority else { return leaf.write(to: &out, sortedKeys: false) }
-            out.append(contentsOf: #"{".value":"#.utf8)
-            leaf.write(to: &out, sortedKeys: false)
-            out.append(contentsOf: #",".priority":"#.utf8)
-            priority.jsonValue.write(to: &out, sortedKeys: false)
-            out.append(UInt8(ascii: "}"))
-            return
-        }
-        if children.isEmpty { return out.append(contentsOf: "null".utf8) }
+        if children.isEmpty { return .whole }
         if !export, let length = DataNode.arrayLength(of: children) {
             var elements = [DataNode?](repeating: nil, count: length)
             for (key, child) in children { elements[Int(key.integerValue!)] = child }
+            return .elements(elements)
+        }
+        return .members(children, priority: export ? priority : nil)
+    }
+
+    /// Appends the JSON text of ``json(export:)`` to `out`.
+    func write(to out: inout [UInt8], export: Bool) {
+        switch textForm(export: export) {
+        case .whole:
+            writeWhole(to: &out, export: export)
+        case .elements(let elements):
             out.append(UInt8(ascii: "["))
             for (i, element) in elements.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                if let element { element.write(to: &out, export: false) } else { out.append(contentsOf: "null".utf8) }
+                DataNode.writeElement(element, to: &out)
             }
             out.append(UInt8(ascii: "]"))
-            return
+        case .members(let children, let priority):
+            DataNode.writeMembers(children, to: &out, export: export, priority: priority)
         }
-        DataNode.writeMembers(children, to: &out, export: export, priority: export ? priority : nil)
+    }
+
+    /// Appends the text of a node whose ``textForm(export:)`` is `.whole`.
+    func writeWhole(to out: inout [UInt8], export: Bool) {
+        if case .packed(let packed) = content {
+            return packed.write(to: &out)  // plain text is what this function writes
+        }
+        guard let leaf else { return out.append(contentsOf: "null".utf8) }
+        guard export, let priority else { return leaf.write(to: &out, sortedKeys: false) }
+        out.append(contentsOf: #"{".value":"#.utf8)
+        leaf.write(to: &out, sortedKeys: false)
+        DataNode.writePriority(priority, to: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// Appends an array's element: the node, or `null` for a hole.
+    static func writeElement(_ element: DataNode?, to out: inout [UInt8]) {
+        if let element { element.write(to: &out, export: false) } else { out.append(contentsOf: "null".utf8) }
+    }
+
+    /// Appends `".priority":p`, after a comma unless it is the first member.
+    static func writePriority(_ priority: Priority, to out: inout [UInt8], first: Bool = false) {
+        if !first { out.append(UInt8(ascii: ",")) }
+        out.append(contentsOf: #"".priority":"#.utf8)
+        priority.jsonValue.write(to: &out, sortedKeys: false)
+    }
+
+    /// Appends `"key":child`.
+    static func writeMember(_ key: Key, _ child: DataNode, to out: inout [UInt8], export: Bool) {
+        JSONValue.writeKey(key, to: &out)
+        out.append(UInt8(ascii: ":"))
+        child.write(to: &out, export: export)
     }
 
     /// Appends `{"key": child, …}` (with `".priority"` when given); `null`
@@ -88,24 +133,18 @@ extension DataNode {
     static func writeMembers<Members: Sequence<(key: Key, value: DataNode)>>(
         _ members: Members, to out: inout [UInt8], export: Bool, priority: Priority? = nil
     ) {
-        let start = out.count
-        out.append(UInt8(ascii: "{"))
+        var first = true
         for (key, child) in members {
-            if out.count > start + 1 { out.append(UInt8(ascii: ",")) }
-            JSONValue.writeKey(key, to: &out)
-            out.append(UInt8(ascii: ":"))
-            child.write(to: &out, export: export)
+            out.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
+            first = false
+            writeMember(key, child, to: &out, export: export)
         }
         if let priority {
-            if out.count > start + 1 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: #"".priority":"#.utf8)
-            priority.jsonValue.write(to: &out, sortedKeys: false)
+            if first { out.append(UInt8(ascii: "{")) }
+            writePriority(priority, to: &out, first: first)
+            first = false
         }
-        guard out.count > start + 1 else {
-            out.removeSubrange(start...)
-            return out.append(contentsOf: "null".utf8)
-        }
-        out.append(UInt8(ascii: "}"))
+        out.append(contentsOf: first ? "null".utf8 : "}".utf8)
     }
 
     /// The node as a `shallow=true` read answers it: a leaf as itself,

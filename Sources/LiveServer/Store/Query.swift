@@ -110,18 +110,13 @@ public struct Query: Sendable, Equatable {
         Self.json(of: members(of: node), export: export)
     }
 
-    /// The text of ``json(of:export:)``, written straight from the nodes.
-    /// - Complexity: as ``json(of:export:)``.
-    public func jsonBytes(of node: DataNode, export: Bool) -> [UInt8] {
-        Self.jsonBytes(of: members(of: node), export: export)
-    }
-
-    /// The text of ``json(of:export:)-(_,_)`` for a window.
-    /// - Complexity: the size of the children in it.
-    static func jsonBytes(of window: [(key: Key, node: DataNode)], export: Bool) -> [UInt8] {
-        var out: [UInt8] = []
-        DataNode.writeMembers(window.lazy.map { (key: $0.key, value: $0.node) }, to: &out, export: export)
-        return out
+    /// The text of ``json(of:export:)``, written a chunk at a time from the
+    /// nodes. Without a limit or bounds, every child, by key (no copy of
+    /// the children).
+    /// - Complexity: as ``json(of:export:)``, spread over the chunks.
+    func text(of node: DataNode, export: Bool) -> JSONTextChunks {
+        guard limit != nil || start != nil || end != nil else { return JSONTextChunks(members: node.children, export: export) }
+        return JSONTextChunks(members: members(of: node), export: export)
     }
 
     /// The children the query selects, in query order only when a limit

@@ -59,6 +59,11 @@ final class Listener: @unchecked Sendable {
         var oversizedInFlight = 0
         /// Bytes of an event larger than the limit at the start of `pending`.
         var pendingOversized = 0
+        /// The first `put`, written a chunk at a time as the connection takes
+        /// it; `pending` goes out after it.
+        var first: JSONTextChunks?
+        /// Whether a chunk of the first `put` is on its way.
+        var firstInFlight = false
     }
     private let outgoing = NIOLockedValueBox(Outgoing())
 
@@ -84,18 +89,20 @@ final class Listener: @unchecked Sendable {
         isPreparing = true
     }
 
-    /// Sends the prepared first `put`, then what was held back meanwhile.
-    /// Call under the server's lock.
-    func deliverFirst(_ event: ServerSentEvent) {
+    /// Sends the prepared first `put` (its framed text, written as the
+    /// connection takes it), then what was held back meanwhile. Call under
+    /// the server's lock.
+    func deliverFirst(_ event: JSONTextChunks) {
         isPreparing = false
         touchedWhilePreparing = false
         let schedule = outgoing.withLockedValue { state -> Bool in
             guard let held = state.held, !state.closing else { return false }
             state.held = nil
-            let first = event.bytes
-            if state.pending.isEmpty && first.count > limit { state.pendingOversized = first.count }
-            state.pending.appendSharing(first)
-            state.pending.append(contentsOf: held)
+            var first = event
+            first.prepend(state.pending)  // control events sent meanwhile
+            state.first = first
+            state.pending = held
+            state.pendingOversized = 0
             if state.flushScheduled { return false }
             state.flushScheduled = true
             return true
@@ -187,14 +194,39 @@ final class Listener: @unchecked Sendable {
         }
     }
 
-    /// Writes what is pending (on the event loop).
+    /// The size of the chunks a first `put` is written in.
+    static let chunkBytes = 1 << 18
+
+    /// Writes what is pending (on the event loop): the next chunk of the
+    /// first `put` while it lasts, then the events after it.
     private func flush() {
-        let (bytes, closing, ending, oversized) = outgoing.withLockedValue { state -> ([UInt8], Bool, Bool, Int) in
+        enum Next { case wait, first(JSONTextChunks), pending([UInt8], closing: Bool, ending: Bool, oversized: Int) }
+        let next = outgoing.withLockedValue { state -> Next in
             state.flushScheduled = false
+            if state.closing && !state.ending && (state.first != nil || state.firstInFlight) {
+                // Cut off in the middle of the first put.
+                state.first = nil
+                return .pending([], closing: true, ending: false, oversized: 0)
+            }
+            if state.firstInFlight { return .wait }  // its completion flushes again
+            if let first = state.first {
+                state.first = nil
+                state.firstInFlight = true
+                return .first(first)
+            }
             let bytes = state.pending
             state.pending = []
             state.pendingOversized = 0
-            return (bytes, state.closing, state.ending, state.oversizedInFlight)
+            return .pending(bytes, closing: state.closing, ending: state.ending, oversized: state.oversizedInFlight)
+        }
+        let (bytes, closing, ending, oversized): ([UInt8], Bool, Bool, Int)
+        switch next {
+        case .wait:
+            return
+        case .first(let first):
+            return writeFirst(first)
+        case .pending(let b, let c, let e, let o):
+            (bytes, closing, ending, oversized) = (b, c, e, o)
         }
         if !bytes.isEmpty {
             // What the connection has not sent yet, plus this, past the limit:
@@ -225,6 +257,32 @@ final class Listener: @unchecked Sendable {
             channel.writeAndFlush(HTTPServerResponsePart.end(nil)).whenComplete { _ in channel.close(promise: nil) }
         } else if closing {
             channel.close(promise: nil)
+        }
+    }
+
+    /// Writes the next chunk of the first `put`; once the connection took
+    /// it, flushes again (the next chunk, or what waits after the put).
+    private func writeFirst(_ first: JSONTextChunks) {
+        var first = first
+        var chunk: [UInt8] = []
+        chunk.reserveCapacity(Self.chunkBytes + Self.chunkBytes / 4)
+        let more = first.next(into: &chunk, size: Self.chunkBytes)
+        var buffer = channel.allocator.buffer(capacity: chunk.count)
+        buffer.writeBytes(chunk)
+        let rest = more ? first : nil
+        let channel = self.channel
+        // The completion may run inside this call (the socket took the
+        // chunk at once): the next flush is a task of its own, so that the
+        // chunks do not pile up on the stack.
+        channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(buffer))).whenComplete { result in
+            let schedule = self.outgoing.withLockedValue { state -> Bool in
+                state.firstInFlight = false
+                if case .success = result, !state.closing || state.ending { state.first = rest }
+                if state.flushScheduled { return false }
+                state.flushScheduled = true
+                return true
+            }
+            if schedule { channel.eventLoop.execute { self.flush() } }
         }
     }
 

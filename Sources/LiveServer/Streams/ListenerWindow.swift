@@ -47,6 +47,13 @@ final class ListenerWindow {
         DataNode.writeMembers(members, to: &out, export: export)
     }
 
+    /// The stream's first `put`: the window, written as the connection
+    /// takes it.
+    func firstPut(export: Bool) -> JSONTextChunks {
+        let (prefix, suffix) = ServerSentEvent.putFrame(.root)
+        return JSONTextChunks(members: members, export: export, prefix: prefix, suffix: suffix)
+    }
+
     /// What changed for the listener, as `(key, new value)` with nil for a
     /// child that left the window.
     typealias Change = (key: Key, node: DataNode?)

@@ -55,12 +55,25 @@ struct ServerSentEvent: Sendable, Equatable {
     /// A `put` whose data is not JSON, for fault injection.
     static let malformed = ServerSentEvent(name: "put", data: #"{"path": "/", "data": {"#)
 
+    /// The framed bytes of a `put` at `path` before and after its data, for
+    /// data written as the connection takes it (``JSONTextChunks``).
+    static func putFrame(_ path: Path) -> (prefix: [UInt8], suffix: [UInt8]) {
+        var prefix = Array("event: put\ndata: ".utf8)
+        payloadStart(path, into: &prefix)
+        return (prefix, Array("}\n\n".utf8))
+    }
+
     /// Appends `{"path": path, "data": …}`, the data written by `writeData`.
     private static func payload(_ path: Path, into out: inout [UInt8], _ writeData: (inout [UInt8]) -> Void) {
+        payloadStart(path, into: &out)
+        writeData(&out)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// Appends `{"path": path, "data":`.
+    private static func payloadStart(_ path: Path, into out: inout [UInt8]) {
         out.append(contentsOf: #"{"path":"#.utf8)
         JSONValue.string(path.description).write(to: &out, sortedKeys: false)
         out.append(contentsOf: #","data":"#.utf8)
-        writeData(&out)
-        out.append(UInt8(ascii: "}"))
     }
 }

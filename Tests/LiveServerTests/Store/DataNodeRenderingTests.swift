@@ -33,27 +33,33 @@ struct DataNodeRenderingTests {
         #expect(try JSONValue(parsingUTF8: try storeNode(body).jsonBytes()) == storeJSON(expected))
     }
 
+    /// A random request value: primitives, awkward strings, arrays (some
+    /// with holes), objects with priorities, `depth` levels deep at most.
+    static func randomValue(_ draw: inout QueryDifferentialTests.Draw, depth: Int = 0) -> JSONValue {
+        let names = ["0", "1", "3", "a", "q\"uote", "back\\slash", "é", "😀"]
+        let strings = names + ["tab\t", "\u{1}", "line\u{2028}", "\n"]
+        switch Int.random(in: 0..<(depth > 2 ? 2 : 5), using: &draw.rng) {
+        case 0: return draw.primitive()
+        case 1: return .string(draw.pick(strings))
+        case 2:
+            return .array((0..<Int.random(in: 0...4, using: &draw.rng)).map { _ in randomValue(&draw, depth: depth + 1) })
+        case 3: return draw.child()
+        default:
+            var members = JSONObject()
+            for _ in 0..<Int.random(in: 0...4, using: &draw.rng) {
+                members[draw.pick(names)] = randomValue(&draw, depth: depth + 1)
+            }
+            if let priority = draw.priority(), !members.isEmpty { members[".priority"] = priority }
+            return .object(members)
+        }
+    }
+
     @Test("seeded: the text written straight from a node is the text of its value, exported or not")
     func writtenText() throws {
         let seed = storeTestSeed("DataNode written text")
         var draw = QueryDifferentialTests.Draw(rng: SplitMix64(seed: seed))
-        let names = ["0", "1", "3", "a", "q\"uote", "back\\slash", "é", "😀"]
-        let strings = names + ["tab\t", "\u{1}", "line\u{2028}", "\n"]
-        func value(_ depth: Int) -> JSONValue {
-            switch Int.random(in: 0..<(depth > 2 ? 2 : 5), using: &draw.rng) {
-            case 0: return draw.primitive()
-            case 1: return .string(draw.pick(strings))
-            case 2: return .array((0..<Int.random(in: 0...4, using: &draw.rng)).map { _ in value(depth + 1) })
-            case 3: return draw.child()
-            default:
-                var members = JSONObject()
-                for _ in 0..<Int.random(in: 0...4, using: &draw.rng) { members[draw.pick(names)] = value(depth + 1) }
-                if let priority = draw.priority(), !members.isEmpty { members[".priority"] = priority }
-                return .object(members)
-            }
-        }
         for round in 0..<400 {
-            let node = try DataNode(json: value(0))
+            let node = try DataNode(json: Self.randomValue(&draw))
             for export in [false, true] {
                 #expect(try JSONValue(parsingUTF8: node.jsonBytes(export: export)) == node.json(export: export),
                         "seed \(seed), round \(round), export \(export): \(node)")

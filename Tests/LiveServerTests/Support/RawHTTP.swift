@@ -94,6 +94,13 @@ final class RawConnection: @unchecked Sendable {
         return bytes
     }
 
+    /// Everything up to the end of the stream.
+    func readToEnd() throws -> [UInt8] {
+        while try fill() {}
+        defer { buffer = [] }
+        return buffer
+    }
+
     /// Reads a status line and headers.
     func readHead() throws -> (status: Int, headers: [String: String]) {
         guard let statusLine = try readLine() else { throw RawHTTPError.closed }
