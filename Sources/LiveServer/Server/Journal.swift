@@ -30,6 +30,9 @@ final class Journal {
 
     init(file: String) { self.file = file }
 
+    /// The size of the pieces a snapshot is written in.
+    private static let chunkBytes = 1 << 20
+
     deinit { if journalFD >= 0 { posixClose(journalFD) } }
 
     var journalPath: String { file + ".journal" }
@@ -38,9 +41,10 @@ final class Journal {
     /// - Throws: ``StoreError`` naming the file and what is wrong with it.
     func load() throws(StoreError) -> Store {
         var store = Store()
-        if let bytes = Self.read(file) {
+        if let bytes = Self.read(file, padding: Snapshot.checkPadding) {
             do {
-                store = Store(root: try DataNode.reading(snapshot: bytes))
+                let length = bytes.count - Snapshot.checkPadding
+                store = Store(root: try DataNode.reading(snapshot: bytes, length: length))
             } catch let error as StoreError {
                 throw StoreError(status: 500, message: "The data file \(file) is not valid: \(error.message)")
             } catch {
@@ -83,7 +87,16 @@ final class Journal {
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw StoreError(status: 500, message: "Cannot write \(temporary): \(Self.errnoText())") }
         defer { posixClose(fd) }
-        try Self.writeAll(fd, store.root.jsonBytes(export: true), to: temporary)
+        // Written a chunk at a time: the snapshot's text is never held whole.
+        var text = JSONTextChunks(store.root, export: true)
+        var chunk: [UInt8] = []
+        chunk.reserveCapacity(Self.chunkBytes + Self.chunkBytes / 4)
+        var more = true
+        while more {
+            more = text.next(into: &chunk, size: Self.chunkBytes)
+            try Self.writeAll(fd, chunk, to: temporary)
+            chunk.removeAll(keepingCapacity: true)
+        }
         guard fsync(fd) == 0 else { throw StoreError(status: 500, message: "Cannot sync \(temporary): \(Self.errnoText())") }
         guard rename(temporary, file) == 0 else {
             throw StoreError(status: 500, message: "Cannot replace \(file): \(Self.errnoText())")
@@ -106,18 +119,33 @@ final class Journal {
         return writes
     }
 
-    private static func read(_ path: String) -> [UInt8]? {
+    /// The file's bytes, followed by `padding` zero bytes.
+    private static func read(_ path: String, padding: Int = 0) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { posixClose(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        // Read into storage of the file's size: a large file is not copied
+        // as an array grows (which held the file twice at the start).
+        var status = stat()
+        let size = fstat(fd, &status) == 0 ? max(0, Int(status.st_size)) : 0
+        var bytes = [UInt8](repeating: 0, count: size + padding)
+        var count = 0
+        var probe = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
-            bytes.append(contentsOf: chunk[0..<count])
+            let read: Int
+            if count < size {
+                read = bytes.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress! + count, size - count) }
+            } else {
+                // Past the size the file had when opened: it grew meanwhile.
+                read = probe.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
+                if read > 0 { bytes.insert(contentsOf: probe[0..<read], at: count) }
+            }
+            if read < 0 && errno == EINTR { continue }
+            if read <= 0 { break }
+            count += read
         }
+        // The text, then zero bytes up to the end: `padding` of them.
+        bytes.removeSubrange((count + padding)...)
         return bytes
     }
 

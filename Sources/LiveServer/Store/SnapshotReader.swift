@@ -14,13 +14,24 @@ extension DataNode {
     /// - Throws: ``StoreError`` for data the database refuses, or
     ///   ``ParseError`` for text that is not JSON.
     /// - Complexity: O(size of the text).
-    static func reading(snapshot bytes: [UInt8], packLimit: Int = SnapshotReader.packLimit) throws -> DataNode {
-        guard bytes.count < Int(UInt32.max), (try? Snapshot.parse(json: bytes, order: .key)) != nil else {
+    ///
+    /// - Parameter length: The length of the text, when `bytes` holds more
+    ///   after it: ``Snapshot/checkPadding`` zero bytes let the core check
+    ///   the text without a copy of it.
+    static func reading(snapshot bytes: [UInt8], length: Int? = nil,
+                        packLimit: Int = SnapshotReader.packLimit) throws -> DataNode {
+        let length = length ?? bytes.count
+        let checked = bytes.withUnsafeBufferPointer { p in
+            (try? Snapshot.check(json: p, length: length, order: .key)) != nil
+        }
+        guard length < Int(UInt32.max), checked else {
             // Refused by the core (or too large to pack): the same reading,
             // and so the same errors, as a body.
-            return try DataNode(json: JSONValue(parsingUTF8: bytes))
+            return try bytes.withUnsafeBufferPointer { p in
+                try DataNode(json: JSONValue(parsingUTF8: UnsafeBufferPointer(rebasing: p[..<length])))
+            }
         }
-        return try SnapshotReader(bytes: bytes, packLimit: packLimit).root()
+        return try SnapshotReader(bytes: bytes, length: length, packLimit: packLimit).root()
     }
 }
 
@@ -33,13 +44,15 @@ struct SnapshotReader {
     static let packLimit = 4096
 
     let bytes: [UInt8]
+    /// The length of the text at the start of `bytes`.
+    let length: Int
     /// The largest object kept as text.
     var packLimit = SnapshotReader.packLimit
 
     /// The node of the whole text.
     func root() throws -> DataNode {
         try bytes.withUnsafeBufferPointer { p in
-            var start = 0, end = p.count
+            var start = 0, end = length
             while start < end, Self.isSpace(p[start]) { start += 1 }
             while end > start, Self.isSpace(p[end - 1]) { end -= 1 }
             return try node(p, start, end, depth: 0)
@@ -62,6 +75,7 @@ struct SnapshotReader {
     /// text holds anything unexpected: the object is then read as a body is.
     private func members(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, depth: Int) throws -> DataNode? {
         var children: [Key: DataNode] = [:]
+        if end - start > Self.countingBytes { children.reserveCapacity(memberCount(p, start, end)) }
         var i = skipSpace(p, start + 1, end)
         if i < end, p[i] == UInt8(ascii: "}") { return .empty }
         while i < end, p[i] == UInt8(ascii: "\"") {
@@ -82,6 +96,28 @@ struct SnapshotReader {
             i = skipSpace(p, i + 1, end)
         }
         return nil
+    }
+
+    /// Objects whose text is longer are counted before they are read, so
+    /// that their dictionary is made at its size rather than grown (which
+    /// holds the old and the new table at once).
+    static let countingBytes = 1 << 16
+
+    /// How many members the object `p[start..<end]` has (fewer if the text
+    /// holds anything unexpected: the count is only a capacity).
+    private func memberCount(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int {
+        var count = 0
+        var i = skipSpace(p, start + 1, end)
+        while i < end, p[i] == UInt8(ascii: "\""), let nameEnd = Self.escapedStringEnd(p, i, end) {
+            i = skipSpace(p, nameEnd, end)
+            guard i < end, p[i] == UInt8(ascii: ":") else { break }
+            guard let valueEnd = Self.valueEnd(p, skipSpace(p, i + 1, end), end) else { break }
+            count += 1
+            i = skipSpace(p, valueEnd, end)
+            guard i < end, p[i] == UInt8(ascii: ",") else { break }
+            i = skipSpace(p, i + 1, end)
+        }
+        return count
     }
 
     /// The key named by the string `p[start..<end]` (quotes included), or

@@ -72,7 +72,17 @@ struct SnapshotReaderTests {
             let body: DataNode
             do { body = try DataNode(json: JSONValue(parsingUTF8: bytes)) } catch {
                 #expect(throws: (any Error).self, "\(context)") { try DataNode.reading(snapshot: bytes) }
+                #expect(throws: (any Error).self, "\(context)") {
+                    try DataNode.reading(snapshot: bytes + [UInt8](repeating: 0, count: Snapshot.checkPadding),
+                                         length: bytes.count)
+                }
                 continue
+            }
+            // Followed by the zero bytes that let the core check it in place,
+            // or by other bytes (then it is checked on a copy).
+            for trailer in [[UInt8](repeating: 0, count: Snapshot.checkPadding), Array("}x".utf8)] {
+                let padded = try DataNode.reading(snapshot: bytes + trailer, length: bytes.count)
+                expectSameReads(padded, body, "\(context), followed by \(trailer)")
             }
             for limit in [SnapshotReader.packLimit, 40] {
                 var read = try DataNode.reading(snapshot: bytes, packLimit: limit)
