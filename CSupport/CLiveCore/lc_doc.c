@@ -178,7 +178,8 @@ lc_status lc_doc_check(const char *json, size_t len, size_t size, const lc_parse
                        lc_error *error) {
     lc_error_clear(error);
     if (!json) return arg_error(error, "json is NULL");
-    int padded = size >= len && size - len >= LC_DOC_PAD;
+    if (size < len) return arg_error(error, "size is less than len");
+    int padded = size - len >= LC_DOC_PAD;
     for (size_t i = 0; padded && i < LC_DOC_PAD; i++)
         if (json[len + i]) padded = 0;
     char *copy = NULL;

@@ -373,8 +373,9 @@ static void doc_check_arguments(lc_test *t) {
     CHECK(t, lc_doc_check(dirty, 8, sizeof dirty, NULL, &e) == LC_ERR_JSON_TRAILING);
     char bad[] = "{\"a.b\":1}\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0";
     CHECK(t, lc_doc_check(bad, strlen(bad), sizeof bad, NULL, &e) == LC_ERR_KEY_INVALID && e.position > 0);
-    /* size smaller than len is read as unpadded, never past len. */
-    CHECK(t, lc_doc_check(text, len, 0, NULL, &e) == LC_OK);
+    /* A size less than len is refused: nothing past size is read. */
+    CHECK(t, lc_doc_check(text, len, len - 1, NULL, &e) == LC_ERR_ARGUMENT && e.code == LC_ERR_ARGUMENT);
+    CHECK(t, lc_doc_check(text, len, len, NULL, &e) == LC_OK);
 }
 
 const lc_test_case doc_tests[] = {

@@ -148,7 +148,8 @@ lc_status lc_doc_parse(const char *json, size_t len, const lc_parse_options *opt
  * When the caller's buffer holds size bytes with size >= len + LC_DOC_PAD
  * and json[len..len+LC_DOC_PAD) are zero bytes, the text is read where it
  * lies; otherwise it is copied first, as lc_doc_parse copies it. json is
- * only read. json may not be NULL (LC_ERR_ARGUMENT).
+ * only read, never past size. json may not be NULL, and size may not be
+ * less than len (LC_ERR_ARGUMENT).
  * - Complexity: O(len), one pass; no copy of a padded text.
  */
 lc_status lc_doc_check(const char *json, size_t len, size_t size, const lc_parse_options *options,
