@@ -24,6 +24,9 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// requests of one read go out together when the read completes, so
     /// that pipelined requests are answered with one write, not one each.
     private var unflushed = false
+    /// Whether a response said it closes the connection: requests after it
+    /// (pipelined behind it) are not handled.
+    private var closing = false
 
     init(core: ServerCore) { self.core = core }
 
@@ -36,6 +39,7 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !closing else { return }
         reading += 1
         defer { reading -= 1 }
         switch unwrapInboundIn(data) {
@@ -97,13 +101,14 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     /// Answers a read on another thread, so that rendering a large value
     /// holds up no other connection of this event loop; the response is
-    /// written back on the loop. (The pipeline hands over one request at a
-    /// time, so responses keep their order.)
+    /// written back on the loop, and a body larger than one chunk is made
+    /// a chunk at a time on other threads too. (The pipeline hands over one
+    /// request at a time, so responses keep their order.)
     private func answerOffLoop(_ request: RESTRequest, to head: HTTPRequestHead, context: ChannelHandlerContext) {
         let core = self.core
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
         DispatchQueue.global(qos: .userInitiated).async {
-            let response = Self.measuredForHEAD(core.handle(request), head)
+            let response = Self.firstChunk(of: core.handle(request), head)
             bound.eventLoop.execute {
                 let (handler, context) = bound.value
                 handler.respond(response, to: head, context: context, close: !head.isKeepAlive)
@@ -111,29 +116,31 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    /// A HEAD's response to a large read: the text is measured, not sent.
-    private static func measuredForHEAD(_ response: RESTResponse, _ head: HTTPRequestHead) -> RESTResponse {
-        guard head.method == .HEAD, var text = response.text else { return response }
-        var measured = response
-        measured.text = nil
-        measured.textLength = text.drainCount()
-        return measured
+    /// The response with its body's first chunk made: all of it when it
+    /// fits (``RESTResponse/text`` is then nil), and for a HEAD only its
+    /// length.
+    private static func firstChunk(of response: RESTResponse, _ head: HTTPRequestHead) -> RESTResponse {
+        guard var text = response.text else { return response }
+        var made = response
+        made.text = nil
+        if head.method == .HEAD {
+            made.textLength = text.drainCount()
+            return made
+        }
+        made.body.reserveCapacity(chunkBytes + chunkBytes / 4)
+        if text.next(into: &made.body, size: chunkBytes) { made.text = text }
+        return made
     }
 
+    /// Writes a response; one whose ``RESTResponse/text`` remains after its
+    /// body is sent chunked in HTTP/1.1 and up to the connection's close in
+    /// HTTP/1.0.
     private func respond(_ response: RESTResponse, to request: HTTPRequestHead, context: ChannelHandlerContext, close: Bool) {
-        var response = response
+        let rest = response.text
         var close = close
-        var rest: JSONTextChunks?
-        if var text = response.text {
-            // A body that fits one chunk goes out as any other; a larger one
-            // is written as the connection takes it (chunked in HTTP/1.1;
-            // in HTTP/1.0, up to the connection's close).
-            response.body.reserveCapacity(Self.chunkBytes + Self.chunkBytes / 4)
-            if text.next(into: &response.body, size: Self.chunkBytes) {
-                rest = text
-                if request.version.major < 1 || (request.version.major == 1 && request.version.minor == 0) { close = true }
-            }
-        }
+        if rest != nil && request.version.major == 1 && request.version.minor == 0 { close = true }
+        // Nothing on this connection is read after a response that closes it.
+        if close { closing = true }
         var headers = HTTPHeaders(response.headers)
         if rest == nil { headers.add(name: "Content-Length", value: String(response.textLength ?? response.body.count)) }
         if close { headers.add(name: "Connection", value: "close") }
@@ -168,34 +175,36 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// The size of the chunks a large body is written in.
     static let chunkBytes = 1 << 18
 
-    /// Writes the rest of a large body a chunk at a time, each once the
-    /// connection took the one before, then ends the response. A connection
-    /// that closes meanwhile stops it.
+    /// Makes the next chunk of a large body on another thread, then writes
+    /// it on the loop; the one after is made once the connection took it.
+    /// The response ends after the last. A connection that closes
+    /// meanwhile stops it (its writes fail).
     private func writeRest(_ text: JSONTextChunks, context: ChannelHandlerContext, close: Bool) {
-        var text = text
-        var chunk: [UInt8] = []
-        chunk.reserveCapacity(Self.chunkBytes + Self.chunkBytes / 4)
-        let more = text.next(into: &chunk, size: Self.chunkBytes)
-        var buffer = context.channel.allocator.buffer(capacity: chunk.count)
-        buffer.writeBytes(chunk)
-        let written = context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(buffer))))
-        guard !more else {
-            let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
-            let text = text
-            // The next chunk is a task of its own: a write the socket took at
-            // once completes inside `whenSuccess`, and the chunks must not
-            // pile up on the stack.
-            written.whenSuccess {
-                bound.eventLoop.execute {
-                    let (handler, context) = bound.value
-                    handler.writeRest(text, context: context, close: close)
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        DispatchQueue.global(qos: .userInitiated).async {
+            var text = text
+            var chunk: [UInt8] = []
+            chunk.reserveCapacity(Self.chunkBytes + Self.chunkBytes / 4)
+            let more = text.next(into: &chunk, size: Self.chunkBytes)
+            let rest = more ? text : nil
+            let made = chunk
+            bound.eventLoop.execute {
+                let (handler, context) = bound.value
+                var buffer = context.channel.allocator.buffer(capacity: made.count)
+                buffer.writeBytes(made)
+                let written = context.writeAndFlush(handler.wrapOutboundOut(.body(.byteBuffer(buffer))))
+                if let rest {
+                    written.whenSuccess {
+                        let (handler, context) = bound.value
+                        handler.writeRest(rest, context: context, close: close)
+                    }
+                    return
                 }
+                let channel = context.channel
+                let ended = context.writeAndFlush(handler.wrapOutboundOut(.end(nil)))
+                if close { ended.whenComplete { _ in channel.close(promise: nil) } }
             }
-            return
         }
-        let channel = context.channel
-        let ended = context.writeAndFlush(wrapOutboundOut(.end(nil)))
-        if close { ended.whenComplete { _ in channel.close(promise: nil) } }
     }
 
     func channelInactive(context: ChannelHandlerContext) {

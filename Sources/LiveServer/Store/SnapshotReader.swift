@@ -21,10 +21,10 @@ extension DataNode {
     static func reading(snapshot bytes: [UInt8], length: Int? = nil,
                         packLimit: Int = SnapshotReader.packLimit) throws -> DataNode {
         let length = length ?? bytes.count
-        let checked = bytes.withUnsafeBufferPointer { p in
+        let checked = length < Int(UInt32.max) && bytes.withUnsafeBufferPointer { p in
             (try? Snapshot.check(json: p, length: length, order: .key)) != nil
         }
-        guard length < Int(UInt32.max), checked else {
+        guard checked else {
             // Refused by the core (or too large to pack): the same reading,
             // and so the same errors, as a body.
             return try bytes.withUnsafeBufferPointer { p in
@@ -75,7 +75,6 @@ struct SnapshotReader {
     /// text holds anything unexpected: the object is then read as a body is.
     private func members(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, depth: Int) throws -> DataNode? {
         var children: [Key: DataNode] = [:]
-        if end - start > Self.countingBytes { children.reserveCapacity(memberCount(p, start, end)) }
         var i = skipSpace(p, start + 1, end)
         if i < end, p[i] == UInt8(ascii: "}") { return .empty }
         while i < end, p[i] == UInt8(ascii: "\"") {
@@ -94,20 +93,25 @@ struct SnapshotReader {
             if p[i] == UInt8(ascii: "}") { return i + 1 == end ? DataNode(nonEmptyChildren: children) : nil }
             guard p[i] == UInt8(ascii: ",") else { return nil }
             i = skipSpace(p, i + 1, end)
+            if children.count == Self.countedAfter {
+                // Many members: the rest are counted, so that the dictionary
+                // is made at its size rather than grown (which holds the old
+                // and the new table at once).
+                children.reserveCapacity(children.count + memberCount(p, i, end))
+            }
         }
         return nil
     }
 
-    /// Objects whose text is longer are counted before they are read, so
-    /// that their dictionary is made at its size rather than grown (which
-    /// holds the old and the new table at once).
-    static let countingBytes = 1 << 16
+    /// The members of an object read before the rest are counted.
+    static let countedAfter = 4096
 
-    /// How many members the object `p[start..<end]` has (fewer if the text
-    /// holds anything unexpected: the count is only a capacity).
-    private func memberCount(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int {
+    /// How many members follow in an object from `i`, the start of a
+    /// member's name (fewer if the text holds anything unexpected: the
+    /// count is only a capacity).
+    private func memberCount(_ p: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> Int {
         var count = 0
-        var i = skipSpace(p, start + 1, end)
+        var i = i
         while i < end, p[i] == UInt8(ascii: "\""), let nameEnd = Self.escapedStringEnd(p, i, end) {
             i = skipSpace(p, nameEnd, end)
             guard i < end, p[i] == UInt8(ascii: ":") else { break }

@@ -1,6 +1,7 @@
 // Listener.swift — one open stream: where it listens, its faults, and the
 // bytes waiting to reach its connection.
 
+import Dispatch
 import LiveModel
 import NIOConcurrencyHelpers
 import NIOCore
@@ -160,14 +161,16 @@ final class Listener: @unchecked Sendable {
                 state.lastDeadline = max(wanted, state.lastDeadline + .nanoseconds(1))
                 return state.lastDeadline
             }
-            let channel = self.channel
-            channel.eventLoop.scheduleTask(deadline: deadline) {
-                var buffer = channel.allocator.buffer(capacity: bytes.count)
-                buffer.writeBytes(bytes)
-                channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(buffer)), promise: nil)
-            }
+            // Queued at their deadline as any other event: never inside a
+            // first put on its way, never ahead of one being prepared.
+            channel.eventLoop.scheduleTask(deadline: deadline) { self.append(bytes, control: control) }
             return
         }
+        append(bytes, control: control)
+    }
+
+    /// Queues bytes for the connection now (see ``enqueue(_:control:)``).
+    private func append(_ bytes: [UInt8], control: Bool) {
         let (schedule, overflow) = outgoing.withLockedValue { state -> (Bool, Bool) in
             if state.closing { return (false, false) }
             if !control, let held = state.held {
@@ -260,29 +263,41 @@ final class Listener: @unchecked Sendable {
         }
     }
 
-    /// Writes the next chunk of the first `put`; once the connection took
-    /// it, flushes again (the next chunk, or what waits after the put).
+    /// Writes the next chunk of the first `put`, made off the event loop;
+    /// once the connection took it, flushes again (the next chunk, or what
+    /// waits after the put). A write that fails, or a stream cut off
+    /// meanwhile, ends it: nothing follows a put cut short.
     private func writeFirst(_ first: JSONTextChunks) {
-        var first = first
-        var chunk: [UInt8] = []
-        chunk.reserveCapacity(Self.chunkBytes + Self.chunkBytes / 4)
-        let more = first.next(into: &chunk, size: Self.chunkBytes)
-        var buffer = channel.allocator.buffer(capacity: chunk.count)
-        buffer.writeBytes(chunk)
-        let rest = more ? first : nil
         let channel = self.channel
-        // The completion may run inside this call (the socket took the
-        // chunk at once): the next flush is a task of its own, so that the
-        // chunks do not pile up on the stack.
-        channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(buffer))).whenComplete { result in
-            let schedule = self.outgoing.withLockedValue { state -> Bool in
-                state.firstInFlight = false
-                if case .success = result, !state.closing || state.ending { state.first = rest }
-                if state.flushScheduled { return false }
-                state.flushScheduled = true
-                return true
+        DispatchQueue.global(qos: .userInitiated).async {
+            var first = first
+            var chunk: [UInt8] = []
+            chunk.reserveCapacity(Self.chunkBytes + Self.chunkBytes / 4)
+            let more = first.next(into: &chunk, size: Self.chunkBytes)
+            let rest = more ? first : nil
+            let made = chunk
+            channel.eventLoop.execute {
+                var buffer = channel.allocator.buffer(capacity: made.count)
+                buffer.writeBytes(made)
+                channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(buffer))).whenComplete { result in
+                    let schedule = self.outgoing.withLockedValue { state -> Bool in
+                        state.firstInFlight = false
+                        let failed = if case .failure = result { true } else { false }
+                        if failed || (state.closing && !state.ending) {
+                            state.closing = true
+                            state.ending = false
+                            state.pending = []
+                        } else {
+                            state.first = rest
+                        }
+                        if state.flushScheduled { return false }
+                        state.flushScheduled = true
+                        return true
+                    }
+                    // A task of its own: the completion may run inside the write.
+                    if schedule { channel.eventLoop.execute { self.flush() } }
+                }
             }
-            if schedule { channel.eventLoop.execute { self.flush() } }
         }
     }
 

@@ -42,6 +42,22 @@ struct LargeFirstEventTests {
         }
     }
 
+    @Test("an event delayed by a fault set while a large first put is on its way follows the put")
+    func delayedDuringFirstPut() async throws {
+        try await withServer({ $0.listenerBufferLimit = 1 << 16 }) { server in
+            let p = server.port
+            let stream = try await Self.unreadStream(p)
+            let id = try #require(server.listeners().first?.id)
+            #expect(server.setFaults([.delay(milliseconds: 1)], listener: id))
+            let write = try await request(p, "PUT", "/big/late.json", body: "3", timeoutSeconds: 300)
+            try #require(write.status == 200)
+            let first = try #require(try await stream.next(), "the stream ended during its first put")
+            #expect(first.name == "put" && first.payload?.data.objectValue?.count == 300, "the first put came whole")
+            let next = try #require(try await stream.next(), "the stream ended after its first put")
+            #expect(next.payload?.path == "/late" && next.payload?.data == 3)
+        }
+    }
+
     @Test("keep-alives while a large first put is unread do not disconnect the stream")
     func keepAlivesDuringFirstPut() async throws {
         try await withServer({ $0.listenerBufferLimit = 1 << 16; $0.keepAliveInterval = .milliseconds(5) }) { server in

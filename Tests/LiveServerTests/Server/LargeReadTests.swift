@@ -60,19 +60,21 @@ struct LargeReadTests {
         }
     }
 
-    @Test("in HTTP/1.0 a large read ends with the connection")
+    @Test("in HTTP/1.0 a large read ends with the connection; a request pipelined behind it is not handled")
     func http10() async throws {
         try await withServer { server in
             let p = server.port
             let expected = try await Self.writeBig(p)
             let response = try await offThePool {
                 let connection = try RawConnection(port: p, timeoutSeconds: 300)
-                try connection.send(Array("GET /big.json HTTP/1.0\r\nHost: x\r\n\r\n".utf8))
+                try connection.send(Array(("GET /big.json HTTP/1.0\r\nHost: x\r\nConnection: keep-alive\r\n\r\n"
+                    + "PUT /after.json HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\n1").utf8))
                 let (status, headers) = try connection.readHead()
                 return (status, headers, try connection.readToEnd())
             }
             #expect(response.0 == 200 && response.1["content-length"] == nil)
             #expect(try JSONValue(parsingUTF8: response.2) == expected)
+            #expect(try await request(p, "GET", "/after.json").json == .null)
         }
     }
 

@@ -104,6 +104,17 @@ struct SnapshotReaderTests {
         #expect(packedChildren > 150, "seed \(seed): only \(packedChildren) children were packed")
     }
 
+    @Test("an object of many members (counted before its dictionary is made) reads as a body does")
+    func manyMembers() throws {
+        let members = (0..<(SnapshotReader.countedAfter * 2 + 7)).map { #""k\#($0)": {"n": \#($0), "s": "x"}"# }
+        // Repeated keys, an empty member that removes one, and spaces.
+        let text = "{ " + members.joined(separator: " ,\n") + #", "k3": null, "k5": {"n": -1} }"#
+        let bytes = Array(text.utf8)
+        let read = try DataNode.reading(snapshot: bytes)
+        #expect(read == (try DataNode(json: JSONValue(parsingUTF8: bytes))))
+        #expect(read.children.count == SnapshotReader.countedAfter * 2 + 6)
+    }
+
     /// Every read of `read` answers as the same read of `body` does.
     /// (`nested`: a child of the node compared, whose own children are not
     /// compared one by one again.)
