@@ -22,10 +22,18 @@ extension SectionedCollection {
             // sections first: what they show is then replaced.
             return rows.isEmpty ? fill() : replaceAll()
         }
+        applyTouched(update.touched.map { (key: $0.key, before: $0.before, changed: $0.changed) })
+    }
+
+    /// Applies a grouped change from the keys it touched, each with its
+    /// model as shown before it (nil: not shown) and whether its content
+    /// may be new, and tells observers.
+    /// - Complexity: O(t (log n + s)) for t touched keys and s sections.
+    func applyTouched(_ touched: [(key: Key, before: Model?, changed: Bool)]) {
         var before: [Key: Model] = [:]
         var entries: [GroupEntry<Section>] = []
-        entries.reserveCapacity(update.touched.count)
-        for t in update.touched {
+        entries.reserveCapacity(touched.count)
+        for t in touched {
             // Where it was shown (a place whose section does not hold its
             // post is looked for in the others, and is no place if none does).
             var old = shownPlace(of: t.key), oldPath = old.flatMap { path(at: $0) }
@@ -40,7 +48,7 @@ extension SectionedCollection {
             entries.append(GroupEntry(key: t.key, old: old, new: new, changed: t.changed, oldPath: oldPath))
         }
         // Applied from here on: the notes of the touched keys are done with.
-        for t in update.touched { noted.removeValue(forKey: t.key) }
+        for t in touched { noted.removeValue(forKey: t.key) }
         guard !entries.isEmpty else { return }
 
         var oldCounts: [Section: Int] = [:]
@@ -55,12 +63,15 @@ extension SectionedCollection {
         let existsAfter = Set(entries.compactMap { $0.old?.section }.filter { rows[$0] != nil })
         let plan = GroupPlan(entries: entries, oldCounts: oldCounts, existsAfter: existsAfter)
 
+        // Everything told is made before any observer runs: one may change
+        // the collection, and that change is held until this one is told.
         let stages = plan.stages()
+        let events = sequential.isEmpty ? [] : self.events(plan.steps { section in rows[section]!.keys }, before: before)
+        beginTelling()
         for handler in staged.values { handler(stages) }
-        if !stepped.isEmpty { sendSteps(stages, undoing: entries, oldOrder: oldOrder) }
-        guard !sequential.isEmpty else { return }
-        let steps = plan.steps { section in rows[section]!.keys }
-        tell(steps, before: before)
+        if !stepped.isEmpty { sendSteps(stages, undoing: entries, oldOrder: oldOrder, before: before) }
+        tell(events)
+        endTelling()
     }
 
     /// Sections a collection filled from empty, and tells observers: every
@@ -75,6 +86,9 @@ extension SectionedCollection {
         }
         guard !order.isEmpty else { return }
         let stages = [BatchStage(insertedSections: Array(order.indices))]
+        let events = sequential.isEmpty ? []
+            : self.events(order.enumerated().map { .sectionInserted($1, at: $0, keys: rows[$1]!.keys) }, before: [:])
+        beginTelling()
         for handler in staged.values { handler(stages) }
         if !stepped.isEmpty {
             showsEmpty = true
@@ -82,19 +96,23 @@ extension SectionedCollection {
             for handler in stepped.values { handler(steps) }
             showsEmpty = false
         }
-        guard !sequential.isEmpty else { return }
-        tell(order.enumerated().map { .sectionInserted($1, at: $0, keys: rows[$1]!.keys) },
-             before: [:])
+        tell(events)
+        endTelling()
     }
 
     /// Shows every model of the collection in place of what is shown, and
     /// tells observers: every section shown goes, every section now comes.
     /// - Complexity: O(n log n).
-    private func replaceAll() {
+    func replaceAll() {
         let oldOrder = order, oldRows = rows
         let made = sectioningAll(collection)
         adopt(made)
         let stage = BatchStage(deletedSections: Array(oldOrder.indices), insertedSections: Array(order.indices))
+        let removals = oldOrder.indices.reversed().map { ReplayStep<Section>.sectionRemoved(oldOrder[$0], at: $0) }
+        let events = sequential.isEmpty ? []
+            : self.events(removals + order.enumerated().map { .sectionInserted($1, at: $0, keys: rows[$1]!.keys) },
+                          before: [:])
+        beginTelling()
         for handler in staged.values { handler([stage]) }
         if !stepped.isEmpty {
             // Shown as it was until the step commits.
@@ -104,19 +122,20 @@ extension SectionedCollection {
             for handler in stepped.values { handler(steps) }
             adopt(made)
         }
-        guard !sequential.isEmpty else { return }
-        let removals = oldOrder.indices.reversed().map { ReplayStep<Section>.sectionRemoved(oldOrder[$0], at: $0) }
-        tell(removals + order.enumerated().map { .sectionInserted($1, at: $0, keys: rows[$1]!.keys) }, before: [:])
+        tell(events)
+        endTelling()
     }
 
     /// Hands steps to their observers with the change undone, so that the
     /// list is shown the old state until the first step commits; the first
     /// commit redoes it (later stages only reload rows).
-    private func sendSteps(_ stages: [BatchStage], undoing entries: [GroupEntry<Section>], oldOrder: [Section]) {
+    private func sendSteps(_ stages: [BatchStage], undoing entries: [GroupEntry<Section>], oldOrder: [Section],
+                           before: [Key: Model]) {
         shift(entries, forward: false)
         assert(order == oldOrder, "SectionedCollection: undoing a grouped change")
         undone = entries
         undonePlaces = Dictionary(entries.map { ($0.key, $0.old) }, uniquingKeysWith: { first, _ in first })
+        undoneModels = before
         let steps = stages.enumerated().map { i, stage in
             StagedStep(stage: stage, commit: i == 0 ? { [weak self] in self?.redo() } : {})
         }
@@ -130,22 +149,28 @@ extension SectionedCollection {
         guard let entries = undone else { return }
         undone = nil
         undonePlaces = [:]
+        undoneModels = [:]
         shift(entries, forward: true)
     }
 
-    /// Tells sequential observers the steps of a grouped change, with the
-    /// models as they were (`before`) for rows that leave.
-    private func tell(_ steps: [ReplayStep<Section>], before: [Key: Model]) {
+    /// The sequential events of a grouped change's steps, with the models as
+    /// they were (`before`) for rows that leave.
+    private func events(_ steps: [ReplayStep<Section>], before: [Key: Model]) -> [SectionedChange<Model, Section>] {
         func model(_ key: Key) -> Model { collection.model(for: key) ?? before[key]! }
-        for step in steps {
-            let event: SectionedChange<Model, Section>
+        return steps.map { step in
             switch step {
-            case .sectionRemoved(let section, let at): event = .sectionRemoved(section, at: at)
-            case .rowRemoved(let key, let at): event = .rowRemoved(before[key] ?? model(key), at: at)
-            case .sectionInserted(let section, let at, let keys): event = .sectionInserted(section, at: at, models: keys.map(model))
-            case .rowInserted(let key, let at): event = .rowInserted(model(key), at: at)
-            case .rowUpdated(let key, let at): event = .rowUpdated(model(key), at: at)
+            case .sectionRemoved(let section, let at): .sectionRemoved(section, at: at)
+            case .rowRemoved(let key, let at): .rowRemoved(before[key] ?? model(key), at: at)
+            case .sectionInserted(let section, let at, let keys): .sectionInserted(section, at: at, models: keys.map(model))
+            case .rowInserted(let key, let at): .rowInserted(model(key), at: at)
+            case .rowUpdated(let key, let at): .rowUpdated(model(key), at: at)
             }
+        }
+    }
+
+    /// Tells sequential observers `events`.
+    private func tell(_ events: [SectionedChange<Model, Section>]) {
+        for event in events {
             for handler in sequential.values { handler(event) }
         }
     }

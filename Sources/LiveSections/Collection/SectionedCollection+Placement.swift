@@ -61,8 +61,15 @@ extension SectionedCollection {
     @inlinable
     func note(_ key: Key) {
         if undone != nil { redo() }
+        if isTelling { deferred.note(key, before: collection.model(for: key)) }
         guard noted.index(forKey: key) == nil else { return }
         noted.updateValue(located(key), forKey: key)
+    }
+
+    /// Forgets the notes of keys a change left as they were, but for keys
+    /// with a change held meanwhile (their note says where they are shown).
+    func forget(_ keys: [Key]) {
+        for key in keys where deferred.touched[key] == nil { noted.removeValue(forKey: key) }
     }
 
     /// Where `key` is shown, when these sections have applied every change

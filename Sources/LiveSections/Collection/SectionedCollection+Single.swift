@@ -102,6 +102,9 @@ extension SectionedCollection {
 
     @inlinable
     func emit(_ events: SequentialEvents, _ stages: [BatchStage]) {
+        // A change an observer makes meanwhile is held until this one is told.
+        beginTelling()
+        defer { endTelling() }
         for e in events.list { for handler in sequential.values { handler(e) } }
         let nonEmpty = stages.filter { !$0.isEmpty }
         if !nonEmpty.isEmpty { for handler in staged.values { handler(nonEmpty) } }

@@ -87,6 +87,14 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     @usableFromInline var undone: [GroupEntry<Section>]?
     /// Where the keys of ``undone`` are shown meanwhile.
     var undonePlaces: [Key: Place?] = [:]
+    /// How deep observers are being told changes (see ``beginTelling()``).
+    @usableFromInline var tellingDepth = 0
+    /// Changes of the collection that arrived while a change was told,
+    /// applied once it is (``endTelling()``).
+    @usableFromInline var deferred = DeferredChanges<Model>()
+    /// The models of the keys a grouped change removed, while its steps are
+    /// handed out and the list is still shown them.
+    var undoneModels: [Key: Model] = [:]
     private var nextID = 0
     private var token: ObservationToken?
     /// Held strongly: the collection holds its observers weakly.
@@ -143,7 +151,7 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
         self.relay = relay
         token = collection.addObserver(relay, preparingFills: FillWork(slot: ObjectIdentifier(self), make: sectioningFills),
                                        beforeChange: { [weak self] key in if let self { noting(self, key) } },
-                                       unchanged: { [weak self] keys in for key in keys { self?.noted.removeValue(forKey: key) } })
+                                       unchanged: { [weak self] keys in self?.forget(keys) })
     }
 
     isolated deinit {
@@ -169,9 +177,13 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     /// Row counts of every section, as a list view is shown.
     public var counts: [Int] { (0..<numberOfSections).map { numberOfRows(inSection: $0) } }
 
-    /// The model at a row path, as a list view is shown. - Complexity: O(log n).
+    /// The model at a row path, as a list view is shown: while a change
+    /// that removed it is being told, the model as it was.
+    /// - Complexity: O(log n).
     public subscript(path: RowPath) -> Model {
-        collection.model(for: rows[order[path.section]]!.key(at: path.row))!
+        let key = rows[order[path.section]]!.key(at: path.row)
+        if let model = collection.model(for: key) { return model }
+        return (undoneModels[key] ?? deferred.model(shownFor: key))!
     }
 
     /// Where the model `key` is shown.
@@ -234,9 +246,13 @@ private final class Relay<Model: LiveModelProtocol, Section: Hashable & Sendable
         self.applying = applying
     }
     func collection(_ c: SortedCollection<Model>, didChange change: SequentialChange<Model>) {
-        if let owner { applying(owner, change) }
+        guard let owner else { return }
+        if owner.isTelling { owner.hold(change) } else { applying(owner, change) }
     }
-    func collection(_ c: SortedCollection<Model>, didApply update: CollectionUpdate<Model>) { owner?.applyGroup(update) }
+    func collection(_ c: SortedCollection<Model>, didApply update: CollectionUpdate<Model>) {
+        guard let owner else { return }
+        if owner.isTelling { owner.hold(update) } else { owner.applyGroup(update) }
+    }
 }
 
 extension SectionedCollection where Section: Comparable {
