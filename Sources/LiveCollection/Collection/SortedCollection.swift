@@ -142,8 +142,11 @@ public final class SortedCollection<Model: LiveModelProtocol> {
     /// Removes the model `key`; nothing happens if there is none. - Complexity: O(log n).
     @discardableResult
     public func remove(_ key: Key) -> Model? {
+        // An absent key: nothing to record (a batch's observers are told
+        // only of keys noted before their change), nothing to tell.
+        guard backend.sortKey(for: key) != nil else { return nil }
         record(key)
-        if !handlers.willChange.isEmpty, backend.sortKey(for: key) != nil { notifyWillChange(key) }
+        notifyWillChange(key)
         var model: Model?
         guard let at = backend.remove(key, model: &model), let model else { return nil }
         notify(.removed(model, at: at))
