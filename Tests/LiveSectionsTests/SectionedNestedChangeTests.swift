@@ -19,9 +19,24 @@ struct SectionedNestedChangeTests {
         return groups.keys.sorted().map { groups[$0]! }
     }
 
-    /// A random change: a single one, or a batch of a few (inserting,
-    /// moving, changing section, removing, emptying sections).
+    /// A fill of `members` (key, score, group), prepared as a first load is.
+    static func prepared(_ members: [(key: Key, score: Int, group: Int)]) throws -> PreparedFill<Note> {
+        let json = "{" + members.map { #""\#($0.key.string)": {"identifier": "\#($0.key.string)", "score": \#($0.score), "group": \#($0.group), "label": 0}"# }
+            .joined(separator: ",") + "}"
+        let children = try Snapshot.parse(json: json, order: .child("score")).orderedChildren()
+        return PreparedFill<Note>(children, order: .child("score")) { .model(try Note(identifier: $0.key!, dictionary: $0.value)) }
+    }
+
+    /// A random change: a single one, a batch of a few (inserting, moving,
+    /// changing section, removing, emptying sections), or everything
+    /// removed and the collection filled again.
     static func change(_ collection: SortedCollection<Note>, _ r: inout Rng, keys: [Key]) throws {
+        if r.below(12) == 0 {
+            collection.removeAll()
+            let members = keys.filter { _ in r.below(2) == 0 }.map { (key: $0, score: r.below(10), group: r.below(4)) }
+            _ = collection.fill(try prepared(members))
+            return
+        }
         func one(_ r: inout Rng) throws {
             let key = keys[r.below(keys.count)]
             switch r.below(4) {
@@ -52,7 +67,6 @@ struct SectionedNestedChangeTests {
         for round in 0..<TestScale.count(40) {
             let context = "seed \(seed) round \(round)"
             let collection = SortedCollection<Note>(order: .child("score"))
-            let sectioned = SectionedCollection(collection) { $0.group }
             var problems: [String] = []
             /// Changes handlers still may make in this round.
             var budget = 0
@@ -61,6 +75,12 @@ struct SectionedNestedChangeTests {
                 budget -= 1
                 do { try Self.change(collection, &nested, keys: keys) } catch { problems.append("\(error)") }
             }
+            // Observers of the collection itself, registered before the
+            // sections and so told first, change it too.
+            let hooks = [collection.addObserver(ChangeHook<Note> { _ in nestedChange() }),
+                         collection.addObserver(GroupHook<Note> { _ in nestedChange() })]
+            defer { hooks.forEach { $0.cancel() } }
+            let sectioned = SectionedCollection(collection) { $0.group }
 
             // A list view told stages: applies them to its own rows.
             var staged: [[Key]] = []
@@ -79,6 +99,9 @@ struct SectionedNestedChangeTests {
             // after it.
             var stepped: [[Key]] = []
             let t2 = sectioned.observeSteps { steps in
+                // Now and then a change before the steps are committed: what
+                // is shown moves on to the change being told first.
+                if nested.below(4) == 0 { nestedChange() }
                 for step in steps {
                     for s in 0..<sectioned.numberOfSections {
                         for row in 0..<sectioned.numberOfRows(inSection: s) {
@@ -131,6 +154,103 @@ struct SectionedNestedChangeTests {
                 }
             }
         }
+    }
+
+    /// The keys of every row shown, read through the subscript.
+    static func shownKeys(_ sectioned: SectionedCollection<Note, Int>) -> [[Key]] {
+        (0..<sectioned.numberOfSections).map { s in
+            (0..<sectioned.numberOfRows(inSection: s)).map { sectioned[RowPath(section: s, row: $0)].identifier }
+        }
+    }
+
+    @Test("a stage handler empties and refills the collection; steps read every row shown before their commit, then change it again")
+    func refillFromAHandler() throws {
+        let collection = SortedCollection<Note>(order: .child("score"))
+        try collection.add(Note(identifier: "a", score: 1, group: 0, label: 0))
+        try collection.add(Note(identifier: "b", score: 2, group: 1, label: 0))
+        let sectioned = SectionedCollection(collection) { $0.group }
+        var refilled = false, addedBefore = false, addedAfter = false
+        var shownBeforeCommits: [[[Key]]] = []
+        let t1 = sectioned.observeStages { _ in
+            guard !refilled else { return }
+            refilled = true
+            collection.removeAll()
+            #expect(collection.fill(try! Self.prepared([(key: "c", score: 3, group: 2)])))
+        }
+        let t2 = sectioned.observeSteps { steps in
+            for step in steps {
+                shownBeforeCommits.append(Self.shownKeys(sectioned))
+                step.commit()
+            }
+            if refilled && !addedAfter {
+                addedAfter = true
+                try? collection.add(Note(identifier: "k", score: 4, group: 2, label: 0))
+            }
+        }
+        defer { t1.cancel(); t2.cancel() }
+        try collection.add(Note(identifier: "d", score: 0, group: 0, label: 0))
+        #expect(sectioned.snapshot().map(\.items) == [["c", "k"]] && Self.grouping(collection) == [["c", "k"]])
+        // The refill's step was handed out with the rows it replaces still shown.
+        #expect(shownBeforeCommits.contains([["d", "a"], ["b"]]))
+        _ = addedBefore
+    }
+
+    @Test("a step handler changes the collection before committing a grouped change, and a replacement")
+    func changeBeforeCommit() throws {
+        let collection = SortedCollection<Note>(order: .child("score"))
+        for (i, group) in [0, 0, 1, 2].enumerated() {
+            try collection.add(Note(identifier: Key(i), score: Double(i), group: group, label: 0))
+        }
+        let sectioned = SectionedCollection(collection) { $0.group }
+        var staged = sectioned.snapshot().map(\.items)
+        let t1 = sectioned.observeStages { stages in
+            let final = sectioned.snapshot()
+            for stage in stages {
+                staged = (try? BatchUpdateChecker.apply(stage, to: staged, inserting: { final[$0.section].items[$0.row] },
+                                                        insertingSection: { final[$0].items })) ?? [["rejected"]]
+            }
+        }
+        var extra = 10
+        let t2 = sectioned.observeSteps { steps in
+            if extra < 13 {
+                try? collection.add(Note(identifier: Key(extra), score: Double(extra), group: extra % 4, label: 0))
+                extra += 1
+            }
+            for step in steps { step.commit() }
+        }
+        defer { t1.cancel(); t2.cancel() }
+        try collection.performBatch {
+            collection.remove(Key(2))
+            try collection.add(Note(identifier: "x", score: 0.5, group: 5, label: 0))
+        }
+        #expect(sectioned.snapshot().map(\.items) == Self.grouping(collection))
+        #expect(staged == Self.grouping(collection))
+        collection.removeAll()
+        #expect(collection.fill(try Self.prepared([(key: "p", score: 1, group: 1), (key: "q", score: 2, group: 3)])))
+        #expect(sectioned.snapshot().map(\.items) == Self.grouping(collection))
+        #expect(staged == Self.grouping(collection))
+    }
+
+    @Test("a key whose change an earlier observer of the collection undoes in a batch that changes nothing")
+    func unchangedBatchBeforeTheSections() throws {
+        let collection = SortedCollection<Note>(order: .child("score"))
+        try collection.add(Note(identifier: "x", score: 1, group: 0, label: 0))
+        try collection.add(Note(identifier: "y", score: 2, group: 0, label: 0))
+        var reacted = false
+        let hook = collection.addObserver(ChangeHook<Note> { change in
+            guard !reacted, case .removed = change else { return }
+            reacted = true
+            // Adds and removes x again: a batch that changes nothing.
+            try? collection.performBatch {
+                try collection.add(Note(identifier: "x", score: 3, group: 1, label: 0))
+                collection.remove("x")
+            }
+        })
+        let sectioned = SectionedCollection(collection) { $0.group }
+        defer { hook.cancel() }
+        collection.remove("x")
+        #expect(sectioned.snapshot().map(\.items) == [["y"]])
+        #expect(Self.shownKeys(sectioned) == [["y"]])
     }
 
     @Test("a handler that empties a section the change inserted, and removes a key it inserted")

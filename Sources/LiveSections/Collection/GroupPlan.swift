@@ -14,6 +14,21 @@ struct ShownPlace<Section: Hashable> {
     }
 }
 
+/// Where a key was shown before the collection changed it (nil: not
+/// shown) and its model then, and how many of its changes are noted and
+/// neither applied by the sections nor found to change nothing.
+@usableFromInline
+struct NotedPlace<Section: Hashable, Model> {
+    @usableFromInline let place: ShownPlace<Section>?
+    @usableFromInline let model: Model?
+    @usableFromInline var open: Int
+    @inlinable init(_ place: ShownPlace<Section>?, model: Model?) {
+        self.place = place
+        self.model = model
+        self.open = 1
+    }
+}
+
 /// A key a grouped change touched: where it was shown and where it goes,
 /// with both row paths (each in its own state).
 @usableFromInline

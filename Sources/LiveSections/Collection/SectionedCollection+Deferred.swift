@@ -62,9 +62,12 @@ extension SectionedCollection {
             let held = deferred
             deferred = DeferredChanges()
             if held.fill {
-                // Everything is shown again from the collection.
+                // Everything is shown again from the collection; rows shown
+                // until then keep the models they were shown with.
                 noted.removeAll()
-                replaceAll()
+                var before: [Key: Model] = [:]
+                for (key, t) in held.touched { if let model = t.before { before[key] = model } }
+                replaceAll(before: before)
                 continue
             }
             applyTouched(held.keys.map { key in
@@ -79,6 +82,8 @@ extension SectionedCollection {
         switch change {
         case .inserted(let m, _): deferred.record(m.identifier, before: nil, changed: true)
         case .removed(let m, _): deferred.record(m.identifier, before: m, changed: false)
+        // (A single change is always noted first, with the model shown; the
+        // model told is the best one known otherwise.)
         case .updated(let m, _), .moved(let m, _, _): deferred.record(m.identifier, before: m, changed: true)
         }
     }

@@ -103,7 +103,7 @@ extension SectionedCollection {
     /// Shows every model of the collection in place of what is shown, and
     /// tells observers: every section shown goes, every section now comes.
     /// - Complexity: O(n log n).
-    func replaceAll() {
+    func replaceAll(before: [Key: Model] = [:]) {
         let oldOrder = order, oldRows = rows
         let made = sectioningAll(collection)
         adopt(made)
@@ -115,12 +115,15 @@ extension SectionedCollection {
         beginTelling()
         for handler in staged.values { handler([stage]) }
         if !stepped.isEmpty {
-            // Shown as it was until the step commits.
+            // Shown as it was until the step commits (or the collection
+            // changes again), with the models of rows gone as they were.
             order = oldOrder
             rows = oldRows
-            let steps = [StagedStep(stage: stage, commit: { [weak self] in self?.adopt(made) })]
+            undoneSectioning = made
+            undoneModels = before
+            let steps = [StagedStep(stage: stage, commit: { [weak self] in self?.redo() })]
             for handler in stepped.values { handler(steps) }
-            adopt(made)
+            redo()
         }
         tell(events)
         endTelling()
@@ -146,6 +149,11 @@ extension SectionedCollection {
     /// Applies the undone grouped change again, if any.
     @usableFromInline
     func redo() {
+        if let made = undoneSectioning {
+            undoneSectioning = nil
+            undoneModels = [:]
+            adopt(made)
+        }
         guard let entries = undone else { return }
         undone = nil
         undonePlaces = [:]

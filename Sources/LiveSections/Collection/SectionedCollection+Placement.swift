@@ -49,7 +49,7 @@ extension SectionedCollection {
     ///   changed in place, see ``located(_:)``).
     func shownPlace(of key: Key) -> Place? {
         if undone != nil, let at = undonePlaces.index(forKey: key) { return undonePlaces[at].value }
-        if let at = noted.index(forKey: key) { return noted[at].value }
+        if let at = noted.index(forKey: key) { return noted[at].value.place }
         return located(key)
     }
 
@@ -60,16 +60,26 @@ extension SectionedCollection {
     /// - Complexity: O(log n), as ``located(_:)``.
     @inlinable
     func note(_ key: Key) {
-        if undone != nil { redo() }
-        if isTelling { deferred.note(key, before: collection.model(for: key)) }
-        guard noted.index(forKey: key) == nil else { return }
-        noted.updateValue(located(key), forKey: key)
+        if isUndone { redo() }
+        if let at = noted.index(forKey: key) {
+            noted.values[at].open += 1
+            if isTelling { deferred.note(key, before: noted.values[at].model) }
+            return
+        }
+        let entry = collection.entry(for: key)
+        if isTelling { deferred.note(key, before: entry?.model) }
+        noted[key] = NotedPlace(entry.flatMap { located(model: $0.model, post: $0.post) }, model: entry?.model)
     }
 
     /// Forgets the notes of keys a change left as they were, but for keys
-    /// with a change held meanwhile (their note says where they are shown).
+    /// with another change noted and not applied yet (a change held while
+    /// observers are told, or one not told to these sections yet): their
+    /// note still says where they are shown.
     func forget(_ keys: [Key]) {
-        for key in keys where deferred.touched[key] == nil { noted.removeValue(forKey: key) }
+        for key in keys {
+            guard let at = noted.index(forKey: key) else { continue }
+            if noted.values[at].open > 1 { noted.values[at].open -= 1 } else { noted.remove(at: at) }
+        }
     }
 
     /// Where `key` is shown, when these sections have applied every change
@@ -83,6 +93,12 @@ extension SectionedCollection {
     @inlinable
     func located(_ key: Key) -> Place? {
         guard let (model, post) = collection.entry(for: key) else { return nil }
+        return located(model: model, post: post)
+    }
+
+    /// Where the collection's `model` at `post` is shown (see ``located(_:)``).
+    @inlinable
+    func located(model: Model, post: OrderPost) -> Place? {
         let section = sectionOf(model)
         guard Model.self is AnyObject.Type else { return rows[section] == nil ? nil : Place(section: section, post: post) }
         if rows[section]?.position(of: post) != nil { return Place(section: section, post: post) }

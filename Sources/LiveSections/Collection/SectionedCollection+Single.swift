@@ -25,7 +25,7 @@ extension SectionedCollection {
         let new = entry.map { Place(section: sectionOf($0.model), post: $0.post) }
         let old: Place?
         if let note = noted.removeValue(forKey: key) {
-            old = note
+            old = note.place
         } else {
             // Not noted: applied already, from the change made inside a handler.
             old = located(key)

@@ -17,6 +17,13 @@ import LiveModel
 ///   rules against the state the previous stage left (check them with
 ///   ``BatchUpdateChecker``). A list view asks for the rows after applying.
 ///
+/// A change of the collection made from inside one of these handlers is
+/// held until every observer was told the change being told, then told as
+/// the next change (several held changes as one grouped change), so that
+/// each observer sees every change in order, from the state the one before
+/// left. While a change is told, the rows shown are those it left: the
+/// subscript still gives the model of a row that a held change removed.
+///
 /// Single changes of the collection cost O(log n + sections). A grouped
 /// change (`performBatch`, a resync, a page load) costs O(t log n + sections)
 /// for the t keys it touched; only the first fill of an empty collection is
@@ -75,7 +82,7 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     /// shown), noted before each key's first change and kept until these
     /// sections apply it. Every other model is shown where the collection
     /// has it (``located(_:)``).
-    @usableFromInline var noted: [Key: Place?] = [:]
+    @usableFromInline var noted: [Key: NotedPlace<Section, Model>] = [:]
     @usableFromInline var sequential: [Int: (SectionedChange<Model, Section>) -> Void] = [:]
     @usableFromInline var staged: [Int: ([BatchStage]) -> Void] = [:]
     @usableFromInline var stepped: [Int: ([StagedStep]) -> Void] = [:]
@@ -87,13 +94,19 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     @usableFromInline var undone: [GroupEntry<Section>]?
     /// Where the keys of ``undone`` are shown meanwhile.
     var undonePlaces: [Key: Place?] = [:]
+    /// While the step of a replacement of everything shown is handed out:
+    /// what is shown once it commits (the list is shown the old rows).
+    @usableFromInline var undoneSectioning: Sectioning?
+    /// Whether a change is being handed out as steps and the list is still
+    /// shown the state before it.
+    @usableFromInline var isUndone: Bool { undone != nil || undoneSectioning != nil }
     /// How deep observers are being told changes (see ``beginTelling()``).
     @usableFromInline var tellingDepth = 0
     /// Changes of the collection that arrived while a change was told,
     /// applied once it is (``endTelling()``).
     @usableFromInline var deferred = DeferredChanges<Model>()
-    /// The models of the keys a grouped change removed, while its steps are
-    /// handed out and the list is still shown them.
+    /// The models of the keys a grouped change (or a replacement) removed,
+    /// while its steps are handed out and the list is still shown them.
     var undoneModels: [Key: Model] = [:]
     private var nextID = 0
     private var token: ObservationToken?
@@ -177,13 +190,14 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     /// Row counts of every section, as a list view is shown.
     public var counts: [Int] { (0..<numberOfSections).map { numberOfRows(inSection: $0) } }
 
-    /// The model at a row path, as a list view is shown: while a change
-    /// that removed it is being told, the model as it was.
+    /// The model at a row path, as a list view is shown: for a row the
+    /// collection removed and these sections have not applied yet (or
+    /// show until a step commits), the model as it was.
     /// - Complexity: O(log n).
     public subscript(path: RowPath) -> Model {
         let key = rows[order[path.section]]!.key(at: path.row)
         if let model = collection.model(for: key) { return model }
-        return (undoneModels[key] ?? deferred.model(shownFor: key))!
+        return (undoneModels[key] ?? noted[key]?.model ?? deferred.model(shownFor: key))!
     }
 
     /// Where the model `key` is shown.
