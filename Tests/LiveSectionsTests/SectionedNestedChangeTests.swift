@@ -27,35 +27,58 @@ struct SectionedNestedChangeTests {
         return PreparedFill<Note>(children, order: .child("score")) { .model(try Note(identifier: $0.key!, dictionary: $0.value)) }
     }
 
+    /// A change to make: drawn first, made after, so that observers told
+    /// while it is made may draw their own.
+    enum Change {
+        case add(Note)
+        case remove(Key)
+        /// Removes every model of the key's section.
+        case removeSectionOf(Key)
+        /// Removes everything, then fills the collection again.
+        case refill([(key: Key, score: Int, group: Int)])
+        case batch([Change])
+    }
+
     /// A random change: a single one, a batch of a few (inserting, moving,
     /// changing section, removing, emptying sections), or everything
     /// removed and the collection filled again.
-    static func change(_ collection: SortedCollection<Note>, _ r: inout Rng, keys: [Key]) throws {
+    static func draw(_ r: inout Rng, keys: [Key]) -> Change {
         if r.below(12) == 0 {
-            collection.removeAll()
-            let members = keys.filter { _ in r.below(2) == 0 }.map { (key: $0, score: r.below(10), group: r.below(4)) }
-            _ = collection.fill(try prepared(members))
-            return
+            return .refill(keys.filter { _ in r.below(2) == 0 }.map { (key: $0, score: r.below(10), group: r.below(4)) })
         }
-        func one(_ r: inout Rng) throws {
+        func one(_ r: inout Rng) -> Change {
             let key = keys[r.below(keys.count)]
             switch r.below(4) {
-            case 0: collection.remove(key)
-            case 1:
-                // The whole section of a key goes.
-                if let group = collection.model(for: key)?.group {
-                    for m in collection.models where m.group == group { collection.remove(m.identifier) }
-                }
-            default:
-                try collection.add(Note(identifier: key, score: Double(r.below(10)), group: r.below(4), label: r.below(3)))
+            case 0: return .remove(key)
+            case 1: return .removeSectionOf(key)
+            default: return .add(Note(identifier: key, score: Double(r.below(10)), group: r.below(4), label: r.below(3)))
             }
         }
-        if r.below(3) == 0 {
-            try one(&r)
-        } else {
-            let count = 1 + r.below(5)
-            try collection.performBatch { for _ in 0..<count { try one(&r) } }
+        if r.below(3) == 0 { return one(&r) }
+        return .batch((0..<(1 + r.below(5))).map { _ in one(&r) })
+    }
+
+    /// Makes `change`.
+    static func make(_ change: Change, in collection: SortedCollection<Note>) throws {
+        switch change {
+        case .add(let note): try collection.add(note)
+        case .remove(let key): collection.remove(key)
+        case .removeSectionOf(let key):
+            guard let group = collection.model(for: key)?.group else { return }
+            collection.performBatch {
+                for m in collection.models where m.group == group { collection.remove(m.identifier) }
+            }
+        case .refill(let members):
+            collection.removeAll()
+            _ = collection.fill(try prepared(members))
+        case .batch(let changes):
+            try collection.performBatch { for change in changes { try make(change, in: collection) } }
         }
+    }
+
+    /// Draws a random change and makes it.
+    static func change(_ collection: SortedCollection<Note>, _ r: inout Rng, keys: [Key]) throws {
+        try make(draw(&r, keys: keys), in: collection)
     }
 
     @Test("seeded: stage, step and sequential handlers change the collection; every observer's view follows it, nothing traps")
@@ -73,13 +96,15 @@ struct SectionedNestedChangeTests {
             func nestedChange() {
                 guard budget > 0, nested.below(3) == 0 else { return }
                 budget -= 1
-                do { try Self.change(collection, &nested, keys: keys) } catch { problems.append("\(error)") }
+                let change = Self.draw(&nested, keys: keys)
+                do { try Self.make(change, in: collection) } catch { problems.append("\(error)") }
             }
             // Observers of the collection itself, registered before the
             // sections and so told first, change it too.
-            let hooks = [collection.addObserver(ChangeHook<Note> { _ in nestedChange() }),
-                         collection.addObserver(GroupHook<Note> { _ in nestedChange() })]
-            defer { hooks.forEach { $0.cancel() } }
+            // (The collection holds its observers weakly.)
+            let changeHook = ChangeHook<Note> { _ in nestedChange() }, groupHook = GroupHook<Note> { _ in nestedChange() }
+            let hooks = [collection.addObserver(changeHook), collection.addObserver(groupHook)]
+            defer { hooks.forEach { $0.cancel() }; _ = (changeHook, groupHook) }
             let sectioned = SectionedCollection(collection) { $0.group }
 
             // A list view told stages: applies them to its own rows.
@@ -237,7 +262,7 @@ struct SectionedNestedChangeTests {
         try collection.add(Note(identifier: "x", score: 1, group: 0, label: 0))
         try collection.add(Note(identifier: "y", score: 2, group: 0, label: 0))
         var reacted = false
-        let hook = collection.addObserver(ChangeHook<Note> { change in
+        let observer = ChangeHook<Note> { change in
             guard !reacted, case .removed = change else { return }
             reacted = true
             // Adds and removes x again: a batch that changes nothing.
@@ -245,12 +270,45 @@ struct SectionedNestedChangeTests {
                 try collection.add(Note(identifier: "x", score: 3, group: 1, label: 0))
                 collection.remove("x")
             }
-        })
+        }
+        let hook = collection.addObserver(observer)
         let sectioned = SectionedCollection(collection) { $0.group }
         defer { hook.cancel() }
         collection.remove("x")
+        #expect(reacted)
         #expect(sectioned.snapshot().map(\.items) == [["y"]])
         #expect(Self.shownKeys(sectioned) == [["y"]])
+    }
+
+    @Test("a key removed and, before the sections hear it, added and removed again in a batch by an earlier observer of the collection")
+    func batchBeforeTheSections() throws {
+        let collection = SortedCollection<Note>(order: .child("score"))
+        try collection.add(Note(identifier: "x", score: 1, group: 0, label: 7))
+        try collection.add(Note(identifier: "y", score: 2, group: 0, label: 0))
+        var reacted = false
+        let observer = ChangeHook<Note> { change in
+            guard !reacted, case .removed = change else { return }
+            reacted = true
+            try? collection.performBatch {
+                try collection.add(Note(identifier: "x", score: 3, group: 1, label: 0))
+                collection.remove("x")
+                try collection.add(Note(identifier: "z", score: 4, group: 1, label: 0))
+            }
+        }
+        let hook = collection.addObserver(observer)
+        let sectioned = SectionedCollection(collection) { $0.group }
+        var removed: [Note] = []
+        var shownBeforeCommit: [[Key]] = []
+        let t1 = sectioned.observe { if case .rowRemoved(let m, _) = $0 { removed.append(m) } }
+        let t2 = sectioned.observeSteps { steps in
+            shownBeforeCommit = Self.shownKeys(sectioned).flatMap { [$0] }
+            for step in steps { step.commit() }
+        }
+        defer { hook.cancel(); t1.cancel(); t2.cancel() }
+        collection.remove("x")
+        #expect(sectioned.snapshot().map(\.items) == [["y"], ["z"]])
+        #expect(removed.map(\.identifier) == ["x"] && removed.first?.label == 7, "the row leaves with the model it was shown with")
+        #expect(shownBeforeCommit == [["x", "y"]])
     }
 
     @Test("a handler that empties a section the change inserted, and removes a key it inserted")

@@ -30,12 +30,23 @@ struct BatchRecording<Model> {
 
 extension SortedCollection {
     /// Notes the state of `key` before its first change in the current batch.
-    func record(_ key: Key) {
-        guard recording != nil, recording!.before[key] == nil else { return }
+    /// - Returns: whether this is the key's first change: outside a batch
+    ///   always, inside one the first time the batch touches it. Observers
+    ///   are told that a key will change (``notifyWillChange(_:)``) once,
+    ///   before its first change.
+    func record(_ key: Key) -> Bool {
+        guard recording != nil else { return true }
+        guard recording!.before[key] == nil else { return false }
         let sortKey: Any? = backend.sortKey(for: key)
         recording!.before[key] = BatchRecording<Model>.Before(
             existed: sortKey != nil, sortKey: sortKey, model: sortKey == nil ? nil : backend.model(for: key))
+        return true
     }
+
+    /// The keys the batch being recorded touched so far (none outside a
+    /// batch): an observer added in the middle of a batch notes them, as it
+    /// would have before their first change.
+    package var keysTouchedInBatch: [Key] { recording.map { Array($0.before.keys) } ?? [] }
 
     /// Groups the changes `body` makes into one batch: observers hear
     /// did-start-load, one ``CollectionUpdate`` (if anything changed) and

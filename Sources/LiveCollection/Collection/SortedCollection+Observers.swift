@@ -91,7 +91,8 @@ extension SortedCollection {
     }
 
     /// Tells the observers that asked (``addObserver(_:preparingFills:beforeChange:unchanged:)``)
-    /// that a change of `key` is about to be made, single or inside a batch.
+    /// that a change of `key` is about to be made: a single change, or a
+    /// batch's first change of the key.
     func notifyWillChange(_ key: Key) {
         // A fill's prepared results describe the fill, not what follows it.
         takingFill = nil

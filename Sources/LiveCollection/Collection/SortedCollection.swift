@@ -119,9 +119,9 @@ public final class SortedCollection<Model: LiveModelProtocol> {
     private func add<B: OrderingBackend<Model>>(_ model: Model, sortValue: SortValue?, in b: B) throws {
         let key = model.identifier
         let sortKey = try b.sortKey(of: model, hint: sortValue)
-        record(key)
+        let first = record(key)
         recording?.changed(key)
-        notifyWillChange(key)
+        if first { notifyWillChange(key) }
         switch b.upsert(key, model: model, sortKey: sortKey) {
         case (nil, let at): notify(.inserted(model, at: at))
         case (let old?, let new) where old == new: notify(.updated(model, at: new))
@@ -145,8 +145,7 @@ public final class SortedCollection<Model: LiveModelProtocol> {
         // An absent key: nothing to record (a batch's observers are told
         // only of keys noted before their change), nothing to tell.
         guard backend.sortKey(for: key) != nil else { return nil }
-        record(key)
-        notifyWillChange(key)
+        if record(key) { notifyWillChange(key) }
         var model: Model?
         guard let at = backend.remove(key, model: &model), let model else { return nil }
         notify(.removed(model, at: at))

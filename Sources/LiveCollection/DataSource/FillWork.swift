@@ -46,10 +46,11 @@ extension SortedCollection {
     /// Registers an observer, held weakly, as ``addObserver(_:)`` does, with
     /// the work it does on a fill; that work is handed to whoever prepares
     /// a fill (``fillWorks``). `beforeChange` is called with the key of
-    /// each change, single or inside a batch, before it is made (while the
-    /// key still holds its model and place; a removal of an absent key is
-    /// no change); `unchanged` with the keys of a batch that, in the end,
-    /// changed nothing, and so is not told.
+    /// each single change, and of each key a batch touches, once, before
+    /// its first change in the batch (while the key still holds its model
+    /// and place; a removal of an absent key is no change); `unchanged`
+    /// with the keys of a batch that, in the end, changed nothing, and so
+    /// is not told.
     @discardableResult
     package func addObserver<O: SortedCollectionObserver>(_ observer: O, preparingFills work: FillWork<Model>,
                                                           beforeChange: ((Key) -> Void)? = nil,

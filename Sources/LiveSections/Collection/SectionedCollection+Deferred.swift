@@ -64,9 +64,9 @@ extension SectionedCollection {
             if held.fill {
                 // Everything is shown again from the collection; rows shown
                 // until then keep the models they were shown with.
-                noted.removeAll()
-                var before: [Key: Model] = [:]
+                var before = notedModels()
                 for (key, t) in held.touched { if let model = t.before { before[key] = model } }
+                noted.removeAll()
                 replaceAll(before: before)
                 continue
             }

@@ -16,11 +16,12 @@ extension SectionedCollection {
         // the fill of an empty collection.
         let isFill = update.touched.isEmpty && !update.batch.isEmpty
         if rows.isEmpty || isFill {
-            noted.removeAll()
             // A fill finds rows shown only when a change made while it was
             // being told (from an observer told first) reached these
             // sections first: what they show is then replaced.
-            return rows.isEmpty ? fill() : replaceAll()
+            let before = notedModels()
+            noted.removeAll()
+            return rows.isEmpty ? fill() : replaceAll(before: before)
         }
         applyTouched(update.touched.map { (key: $0.key, before: $0.before, changed: $0.changed) })
     }
@@ -44,7 +45,9 @@ extension SectionedCollection {
             let new = currentPlace(of: t.key)
             if old == nil && new == nil { continue }
             if let old, let new, old.section == new.section, old.post == new.post, !t.changed { continue }
-            if let model = t.before { before[t.key] = model }
+            // The model shown: noted before a change these sections had not
+            // applied when the batch began, else as it was then.
+            if let model = noted[t.key]?.model ?? t.before { before[t.key] = model }
             entries.append(GroupEntry(key: t.key, old: old, new: new, changed: t.changed, oldPath: oldPath))
         }
         // Applied from here on: the notes of the touched keys are done with.
@@ -72,6 +75,14 @@ extension SectionedCollection {
         if !stepped.isEmpty { sendSteps(stages, undoing: entries, oldOrder: oldOrder, before: before) }
         tell(events)
         endTelling()
+    }
+
+    /// The models of the noted keys (rows a replacement may still show
+    /// while its step is handed out).
+    func notedModels() -> [Key: Model] {
+        var models: [Key: Model] = [:]
+        for (key, note) in noted { if let model = note.model { models[key] = model } }
+        return models
     }
 
     /// Sections a collection filled from empty, and tells observers: every

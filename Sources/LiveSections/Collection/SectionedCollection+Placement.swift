@@ -71,15 +71,30 @@ extension SectionedCollection {
         noted[key] = NotedPlace(entry.flatMap { located(model: $0.model, post: $0.post) }, model: entry?.model)
     }
 
-    /// Forgets the notes of keys a change left as they were, but for keys
+    /// Forgets the notes of keys a batch left as they were, but for keys
     /// with another change noted and not applied yet (a change held while
     /// observers are told, or one not told to these sections yet): their
-    /// note still says where they are shown.
+    /// note still says where they are shown. A key shown elsewhere than the
+    /// collection has it (these sections were made in the middle of the
+    /// batch, and showed it as it was then) is moved there.
     func forget(_ keys: [Key]) {
+        var moved: [(key: Key, before: Model?, changed: Bool)] = []
         for key in keys {
             guard let at = noted.index(forKey: key) else { continue }
-            if noted.values[at].open > 1 { noted.values[at].open -= 1 } else { noted.remove(at: at) }
+            if noted.values[at].open > 1 {
+                noted.values[at].open -= 1
+                continue
+            }
+            let note = noted.values[at], current = currentPlace(of: key)
+            if note.place?.section == current?.section && note.place?.post == current?.post {
+                noted.remove(at: at)
+            } else if isTelling {
+                deferred.record(key, before: note.model, changed: false)
+            } else {
+                moved.append((key, note.model, false))
+            }
         }
+        if !moved.isEmpty { applyTouched(moved) }
     }
 
     /// Where `key` is shown, when these sections have applied every change

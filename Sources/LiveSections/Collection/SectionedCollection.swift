@@ -160,6 +160,9 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
         self.titleOf = title
         self.sectioningAll = sectioningAll
         rebuild()
+        // Made in the middle of a batch: the keys it touched so far are
+        // shown as they are now, and the batch, once told, moves them on.
+        for key in collection.keysTouchedInBatch { noting(self, key) }
         let relay = Relay(self, applying: applying)
         self.relay = relay
         token = collection.addObserver(relay, preparingFills: FillWork(slot: ObjectIdentifier(self), make: sectioningFills),
