@@ -105,10 +105,13 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// a chunk at a time on other threads too. (The pipeline hands over one
     /// request at a time, so responses keep their order.)
     private func answerOffLoop(_ request: RESTRequest, to head: HTTPRequestHead, context: ChannelHandlerContext) {
-        let core = self.core
+        let core = self.core, channel = context.channel
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
         DispatchQueue.global(qos: .userInitiated).async {
             let response = Self.firstChunk(of: core.handle(request), head)
+            // A connection gone meanwhile (the server may be shutting down
+            // its event loops) is not written to.
+            guard channel.isActive else { return }
             bound.eventLoop.execute {
                 let (handler, context) = bound.value
                 handler.respond(response, to: head, context: context, close: !head.isKeepAlive)
@@ -127,7 +130,7 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             made.textLength = text.drainCount()
             return made
         }
-        made.body.reserveCapacity(chunkBytes + chunkBytes / 4)
+        // (Grown as written: most reads are small.)
         if text.next(into: &made.body, size: chunkBytes) { made.text = text }
         return made
     }
@@ -181,6 +184,7 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// meanwhile stops it (its writes fail).
     private func writeRest(_ text: JSONTextChunks, context: ChannelHandlerContext, close: Bool) {
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        let channel = context.channel
         DispatchQueue.global(qos: .userInitiated).async {
             var text = text
             var chunk: [UInt8] = []
@@ -188,6 +192,7 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             let more = text.next(into: &chunk, size: Self.chunkBytes)
             let rest = more ? text : nil
             let made = chunk
+            guard channel.isActive else { return }
             bound.eventLoop.execute {
                 let (handler, context) = bound.value
                 var buffer = context.channel.allocator.buffer(capacity: made.count)

@@ -108,7 +108,7 @@ final class Listener: @unchecked Sendable {
             state.flushScheduled = true
             return true
         }
-        if schedule { channel.eventLoop.execute { self.flush() } }
+        if schedule { scheduleFlush() }
     }
 
     /// Sends `event`, applying the listener's faults. Call under the server's lock.
@@ -193,7 +193,7 @@ final class Listener: @unchecked Sendable {
         if overflow {
             close()
         } else if schedule {
-            channel.eventLoop.execute { self.flush() }
+            scheduleFlush()
         }
     }
 
@@ -276,6 +276,9 @@ final class Listener: @unchecked Sendable {
             let more = first.next(into: &chunk, size: Self.chunkBytes)
             let rest = more ? first : nil
             let made = chunk
+            // A connection gone meanwhile (the server may be shutting down
+            // its event loops) is not written to.
+            guard channel.isActive else { return }
             channel.eventLoop.execute {
                 var buffer = channel.allocator.buffer(capacity: made.count)
                 buffer.writeBytes(made)
@@ -313,7 +316,14 @@ final class Listener: @unchecked Sendable {
             state.flushScheduled = true
             return true
         }
-        if schedule { channel.eventLoop.execute { self.flush() } }
+        if schedule { scheduleFlush() }
+    }
+
+    /// Flushes on the connection's event loop, unless the connection is
+    /// gone (the server may be shutting its event loops down).
+    private func scheduleFlush() {
+        guard channel.isActive else { return }
+        channel.eventLoop.execute { self.flush() }
     }
 }
 
