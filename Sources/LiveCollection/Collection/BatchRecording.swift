@@ -29,6 +29,9 @@ struct BatchRecording<Model> {
 }
 
 extension SortedCollection {
+    /// Whether a batch is being recorded.
+    @usableFromInline var isRecording: Bool { recording != nil }
+
     /// Notes the state of `key` before its first change in the current batch.
     /// - Returns: whether this is the key's first change: outside a batch
     ///   always, inside one the first time the batch touches it. Observers
@@ -56,6 +59,7 @@ extension SortedCollection {
         try performBatch(notifyingLoad: true, body)
     }
 
+    @usableFromInline
     func performBatch<R>(notifyingLoad: Bool, _ body: () throws -> R) rethrows -> R {
         if recording != nil { return try body() }
         recording = BatchRecording(oldCount: count)
@@ -82,6 +86,7 @@ extension SortedCollection {
     /// reported to observers (`didFailToPrepare`) and left out; models sharing
     /// an identifier: the last wins. Load events are the caller's.
     /// - Complexity: O(n log n).
+    @usableFromInline
     func fill(_ models: [(model: Model, sortValue: SortValue?)]) {
         precondition(isEmpty && recording == nil, "fill needs an empty collection outside a batch")
         if let core = backend as? CoreBackend<Model>, fillInBulk(models, core) { return }
@@ -93,8 +98,9 @@ extension SortedCollection {
     /// - Returns: false, having changed and told nothing, when two models
     ///   share an identifier or the collection is not in Firebase order.
     /// - Complexity: O(n log n).
+    @inlinable
     func fillDistinct(_ models: [(model: Model, sortValue: SortValue?)]) -> Bool {
-        precondition(isEmpty && recording == nil, "fill needs an empty collection outside a batch")
+        precondition(isEmpty && !isRecording, "fill needs an empty collection outside a batch")
         guard let core = backend as? CoreBackend<Model> else { return false }
         return fillInBulk(models, core)
     }
@@ -103,7 +109,9 @@ extension SortedCollection {
     /// - Returns: false, having changed and told nothing, when two models
     ///   share an identifier (the fill then goes model by model, so that the
     ///   last one wins).
-    private func fillInBulk(_ models: [(model: Model, sortValue: SortValue?)], _ core: CoreBackend<Model>) -> Bool {
+    /// - Complexity: O(n log n); compiled for the caller's model (`@inlinable`).
+    @inlinable
+    func fillInBulk(_ models: [(model: Model, sortValue: SortValue?)], _ core: CoreBackend<Model>) -> Bool {
         var keys: [Key] = [], values: [SortValue] = [], kept: [Model?] = []
         keys.reserveCapacity(models.count)
         values.reserveCapacity(models.count)
@@ -137,7 +145,8 @@ extension SortedCollection {
         validate()
     }
 
-    private func fillUpdate<B: OrderingBackend<Model>>(_ b: B) -> CollectionUpdate<Model> {
+    @usableFromInline
+    func fillUpdate<B: OrderingBackend<Model>>(_ b: B) -> CollectionUpdate<Model> {
         var inOrder: [Model] = []
         inOrder.reserveCapacity(b.count)
         b.forEach(from: 0) { inOrder.append($0); return true }

@@ -109,6 +109,7 @@ extension SortedCollection {
         }
     }
 
+    @usableFromInline
     func notifyGrouped(_ update: CollectionUpdate<Model>) {
         for observer in handlers.ordered {
             observer.grouped?(update)
@@ -116,10 +117,12 @@ extension SortedCollection {
         }
     }
 
+    @usableFromInline
     package func notifyLoad(started: Bool) {
         for observer in handlers.ordered { (started ? observer.startLoad : observer.endLoad)?() }
     }
 
+    @usableFromInline
     func notifyFailure(_ key: Key, _ error: any Error) {
         for observer in handlers.ordered { observer.failure?(key, error) }
     }

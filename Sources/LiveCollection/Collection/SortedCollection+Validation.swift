@@ -23,6 +23,7 @@ extension SortedCollection {
     }
 
     /// Runs the invariant check after a mutation when tests asked for it.
+    @usableFromInline
     func validate() {
         #if DEBUG
         guard validatesEveryMutation, recording == nil, let problem = invariantViolation() else { return }

@@ -67,7 +67,7 @@ public final class SortedCollection<Model: LiveModelProtocol> {
 
     /// Whether models are in Firebase order (through the C index), where a
     /// snapshot's sort value orders its model.
-    var ordersByQuery: Bool { backend is CoreBackend<Model> }
+    @usableFromInline var ordersByQuery: Bool { backend is CoreBackend<Model> }
 
     // MARK: Reading
 

@@ -20,9 +20,9 @@ public final class CollectionFeed<Source: ModelDataSource> {
     public let dataSource: Source
     /// The number of each key's latest event: a result applies only if its
     /// event is still the latest for its key.
-    private var latest: [Key: UInt64] = [:]
-    private var pending: [Key: Task<Void, Never>] = [:]
-    private var counter: UInt64 = 0
+    @usableFromInline var latest: [Key: UInt64] = [:]
+    @usableFromInline var pending: [Key: Task<Void, Never>] = [:]
+    @usableFromInline var counter: UInt64 = 0
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
     public init(collection: SortedCollection<Model>, dataSource: Source) {
@@ -66,6 +66,10 @@ public final class CollectionFeed<Source: ModelDataSource> {
     /// as one batch once every child is prepared: keys absent from `children`
     /// are removed, and a key that gets a newer event while loading keeps the
     /// newer one. Observers hear did-start-load when the load begins.
+    ///
+    /// Compiled for the caller's data source and model (`@inlinable`): a
+    /// large load runs without generic indirection.
+    @inlinable
     public func load(_ children: [Snapshot]) async {
         collection.notifyLoad(started: true)
         let loadStart = counter
@@ -123,7 +127,9 @@ public final class CollectionFeed<Source: ModelDataSource> {
             waits.append(task)
         }
         for task in waits { await task.value }
-        if !numbered, collection.isEmpty, let models = modelOfEachChild(prepared, keys: keys, sortValues: sortValues),
+        let snapshotOrder = usesSnapshotOrder
+        if !numbered, collection.isEmpty,
+           let models = Self.modelOfEachChild(prepared, keys: keys, sortValues: snapshotOrder ? sortValues : nil),
            collection.fillDistinct(models) {
             // Every child made a model of its key, and no key came twice:
             // each child is its key's latest.
@@ -148,7 +154,7 @@ public final class CollectionFeed<Source: ModelDataSource> {
             for i in current {
                 guard case .model(let m)? = prepared[i] else { continue }
                 if m.identifier == keys[i] {
-                    models.append((m, usesSnapshotOrder ? sortValues[i] : nil))
+                    models.append((m, snapshotOrder ? sortValues[i] : nil))
                 } else {
                     collection.notifyFailure(keys[i], FeedError.identifierMismatch(expected: keys[i], got: m.identifier))
                 }
@@ -196,23 +202,26 @@ public final class CollectionFeed<Source: ModelDataSource> {
 
     // MARK: Internals
 
-    /// The model of every child with its sort value, when every child made
-    /// a model of its own key (nothing skipped, failed or mismatched).
+    /// The model of every child with its sort value (none without
+    /// `sortValues`), when every child made a model of its own key (nothing
+    /// skipped, failed or mismatched).
     /// - Complexity: O(n).
-    private func modelOfEachChild(_ prepared: [Preparation<Model>?], keys: [Key], sortValues: [SortValue])
+    @inlinable
+    static func modelOfEachChild(_ prepared: [Preparation<Model>?], keys: [Key], sortValues: [SortValue]?)
         -> [(model: Model, sortValue: SortValue?)]? {
         var models: [(model: Model, sortValue: SortValue?)] = []
         models.reserveCapacity(keys.count)
         for i in keys.indices {
             guard case .model(let m)? = prepared[i], m.identifier == keys[i] else { return nil }
-            models.append((m, usesSnapshotOrder ? sortValues[i] : nil))
+            models.append((m, sortValues?[i]))
         }
         return models
     }
 
     /// The position of the last occurrence of each key of `keys`, in order.
     /// - Complexity: O(n).
-    private static func lastOfEachKey(_ keys: [Key]) -> [Int] {
+    @usableFromInline
+    static func lastOfEachKey(_ keys: [Key]) -> [Int] {
         var last: [Key: Int] = [:]
         last.reserveCapacity(keys.count)
         for (i, key) in keys.enumerated() { last[key] = i }
@@ -220,8 +229,8 @@ public final class CollectionFeed<Source: ModelDataSource> {
     }
 
     /// Starts a new generation for `key`, cancelling what was pending for it.
-    @discardableResult
-    private func supersede(_ key: Key) -> UInt64 {
+    @discardableResult @usableFromInline
+    func supersede(_ key: Key) -> UInt64 {
         counter += 1
         latest[key] = counter
         if !pending.isEmpty, let task = pending.removeValue(forKey: key) {
@@ -242,7 +251,8 @@ public final class CollectionFeed<Source: ModelDataSource> {
         signalIfIdle()
     }
 
-    private func apply(_ prepared: Preparation<Model>, key: Key, sortValue: SortValue) {
+    @usableFromInline
+    func apply(_ prepared: Preparation<Model>, key: Key, sortValue: SortValue) {
         switch prepared {
         case .model(let model):
             guard model.identifier == key else {
@@ -258,9 +268,10 @@ public final class CollectionFeed<Source: ModelDataSource> {
     }
 
     /// Whether the collection orders by Firebase order (so the snapshot's sort value applies).
-    private var usesSnapshotOrder: Bool { collection.ordersByQuery }
+    @usableFromInline var usesSnapshotOrder: Bool { collection.ordersByQuery }
 
-    private func signalIfIdle() {
+    @usableFromInline
+    func signalIfIdle() {
         guard pending.isEmpty, !idleWaiters.isEmpty else { return }
         let waiters = idleWaiters
         idleWaiters.removeAll()

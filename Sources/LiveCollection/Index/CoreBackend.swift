@@ -113,6 +113,7 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
     /// - Returns: false, changing nothing, when a key is given twice or the
     ///   backend is not empty.
     /// - Complexity: O(n log n) in the C core, with no lookup by key.
+    @usableFromInline
     func build(keys: [Key], values: [SortValue], models: [Model?]) -> Bool {
         guard index.count == 0, index.build(keys: keys, values: values) else { return false }
         self.models = models
