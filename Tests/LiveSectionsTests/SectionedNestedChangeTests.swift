@@ -256,24 +256,35 @@ struct SectionedNestedChangeTests {
         #expect(staged == Self.grouping(collection))
     }
 
-    @Test("a key whose change an earlier observer of the collection undoes in a batch that changes nothing")
-    func unchangedBatchBeforeTheSections() throws {
+    /// A collection holding `x` (section 0, label 7) and `y` (section 0),
+    /// with an observer of its own, added before any sections (so told
+    /// first), that runs `reaction` in a batch when told of the first
+    /// removal. Keep the hook and the token as long as the collection.
+    static func reacting(with reaction: @escaping (SortedCollection<Note>) throws -> Void) throws
+        -> (collection: SortedCollection<Note>, hook: ChangeHook<Note>, token: ObservationToken) {
         let collection = SortedCollection<Note>(order: .child("score"))
-        try collection.add(Note(identifier: "x", score: 1, group: 0, label: 0))
+        try collection.add(Note(identifier: "x", score: 1, group: 0, label: 7))
         try collection.add(Note(identifier: "y", score: 2, group: 0, label: 0))
         var reacted = false
-        let observer = ChangeHook<Note> { change in
+        let hook = ChangeHook<Note> { change in
             guard !reacted, case .removed = change else { return }
             reacted = true
-            // Adds and removes x again: a batch that changes nothing.
-            try? collection.performBatch {
-                try collection.add(Note(identifier: "x", score: 3, group: 1, label: 0))
-                collection.remove("x")
-            }
+            try? collection.performBatch { try reaction(collection) }
         }
-        let hook = collection.addObserver(observer)
+        return (collection, hook, collection.addObserver(hook))
+    }
+
+    @Test("a key whose change an earlier observer of the collection undoes in a batch that changes nothing")
+    func unchangedBatchBeforeTheSections() throws {
+        // Adds and removes x again: a batch that changes nothing.
+        var reacted = false
+        let (collection, hook, token) = try Self.reacting { collection in
+            reacted = true
+            try collection.add(Note(identifier: "x", score: 3, group: 1, label: 0))
+            collection.remove("x")
+        }
         let sectioned = SectionedCollection(collection) { $0.group }
-        defer { hook.cancel() }
+        defer { token.cancel(); _ = hook }
         collection.remove("x")
         #expect(reacted)
         #expect(sectioned.snapshot().map(\.items) == [["y"]])
@@ -282,20 +293,11 @@ struct SectionedNestedChangeTests {
 
     @Test("a key removed and, before the sections hear it, added and removed again in a batch by an earlier observer of the collection")
     func batchBeforeTheSections() throws {
-        let collection = SortedCollection<Note>(order: .child("score"))
-        try collection.add(Note(identifier: "x", score: 1, group: 0, label: 7))
-        try collection.add(Note(identifier: "y", score: 2, group: 0, label: 0))
-        var reacted = false
-        let observer = ChangeHook<Note> { change in
-            guard !reacted, case .removed = change else { return }
-            reacted = true
-            try? collection.performBatch {
-                try collection.add(Note(identifier: "x", score: 3, group: 1, label: 0))
-                collection.remove("x")
-                try collection.add(Note(identifier: "z", score: 4, group: 1, label: 0))
-            }
+        let (collection, hook, token) = try Self.reacting { collection in
+            try collection.add(Note(identifier: "x", score: 3, group: 1, label: 0))
+            collection.remove("x")
+            try collection.add(Note(identifier: "z", score: 4, group: 1, label: 0))
         }
-        let hook = collection.addObserver(observer)
         let sectioned = SectionedCollection(collection) { $0.group }
         var removed: [Note] = []
         var shownBeforeCommit: [[Key]] = []
@@ -304,7 +306,7 @@ struct SectionedNestedChangeTests {
             shownBeforeCommit = Self.shownKeys(sectioned).flatMap { [$0] }
             for step in steps { step.commit() }
         }
-        defer { hook.cancel(); t1.cancel(); t2.cancel() }
+        defer { token.cancel(); t1.cancel(); t2.cancel(); _ = hook }
         collection.remove("x")
         #expect(sectioned.snapshot().map(\.items) == [["y"], ["z"]])
         #expect(removed.map(\.identifier) == ["x"] && removed.first?.label == 7, "the row leaves with the model it was shown with")

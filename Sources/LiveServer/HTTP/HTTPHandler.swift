@@ -131,7 +131,7 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             return made
         }
         // (Grown as written: most reads are small.)
-        if text.next(into: &made.body, size: chunkBytes) { made.text = text }
+        if text.next(into: &made.body, size: JSONTextChunks.chunkBytes) { made.text = text }
         return made
     }
 
@@ -175,40 +175,25 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    /// The size of the chunks a large body is written in.
-    static let chunkBytes = 1 << 18
-
     /// Makes the next chunk of a large body on another thread, then writes
     /// it on the loop; the one after is made once the connection took it.
     /// The response ends after the last. A connection that closes
-    /// meanwhile stops it (its writes fail).
+    /// meanwhile stops it.
     private func writeRest(_ text: JSONTextChunks, context: ChannelHandlerContext, close: Bool) {
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
-        let channel = context.channel
-        DispatchQueue.global(qos: .userInitiated).async {
-            var text = text
-            var chunk: [UInt8] = []
-            chunk.reserveCapacity(Self.chunkBytes + Self.chunkBytes / 4)
-            let more = text.next(into: &chunk, size: Self.chunkBytes)
-            let rest = more ? text : nil
-            let made = chunk
-            guard channel.isActive else { return }
-            bound.eventLoop.execute {
-                let (handler, context) = bound.value
-                var buffer = context.channel.allocator.buffer(capacity: made.count)
-                buffer.writeBytes(made)
-                let written = context.writeAndFlush(handler.wrapOutboundOut(.body(.byteBuffer(buffer))))
-                if let rest {
-                    written.whenSuccess {
-                        let (handler, context) = bound.value
-                        handler.writeRest(rest, context: context, close: close)
-                    }
-                    return
+        text.makeNextChunk(for: context.channel) { buffer, rest in
+            let (handler, context) = bound.value
+            let written = context.writeAndFlush(handler.wrapOutboundOut(.body(.byteBuffer(buffer))))
+            if let rest {
+                written.whenSuccess {
+                    let (handler, context) = bound.value
+                    handler.writeRest(rest, context: context, close: close)
                 }
-                let channel = context.channel
-                let ended = context.writeAndFlush(handler.wrapOutboundOut(.end(nil)))
-                if close { ended.whenComplete { _ in channel.close(promise: nil) } }
+                return
             }
+            let channel = context.channel
+            let ended = context.writeAndFlush(handler.wrapOutboundOut(.end(nil)))
+            if close { ended.whenComplete { _ in channel.close(promise: nil) } }
         }
     }
 

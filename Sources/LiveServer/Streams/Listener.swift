@@ -197,9 +197,6 @@ final class Listener: @unchecked Sendable {
         }
     }
 
-    /// The size of the chunks a first `put` is written in.
-    static let chunkBytes = 1 << 18
-
     /// Writes what is pending (on the event loop): the next chunk of the
     /// first `put` while it lasts, then the events after it.
     private func flush() {
@@ -269,37 +266,24 @@ final class Listener: @unchecked Sendable {
     /// meanwhile, ends it: nothing follows a put cut short.
     private func writeFirst(_ first: JSONTextChunks) {
         let channel = self.channel
-        DispatchQueue.global(qos: .userInitiated).async {
-            var first = first
-            var chunk: [UInt8] = []
-            chunk.reserveCapacity(Self.chunkBytes + Self.chunkBytes / 4)
-            let more = first.next(into: &chunk, size: Self.chunkBytes)
-            let rest = more ? first : nil
-            let made = chunk
-            // A connection gone meanwhile (the server may be shutting down
-            // its event loops) is not written to.
-            guard channel.isActive else { return }
-            channel.eventLoop.execute {
-                var buffer = channel.allocator.buffer(capacity: made.count)
-                buffer.writeBytes(made)
-                channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(buffer))).whenComplete { result in
-                    let schedule = self.outgoing.withLockedValue { state -> Bool in
-                        state.firstInFlight = false
-                        let failed = if case .failure = result { true } else { false }
-                        if failed || (state.closing && !state.ending) {
-                            state.closing = true
-                            state.ending = false
-                            state.pending = []
-                        } else {
-                            state.first = rest
-                        }
-                        if state.flushScheduled { return false }
-                        state.flushScheduled = true
-                        return true
+        first.makeNextChunk(for: channel) { buffer, rest in
+            channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(buffer))).whenComplete { result in
+                let schedule = self.outgoing.withLockedValue { state -> Bool in
+                    state.firstInFlight = false
+                    let failed = if case .failure = result { true } else { false }
+                    if failed || (state.closing && !state.ending) {
+                        state.closing = true
+                        state.ending = false
+                        state.pending = []
+                    } else {
+                        state.first = rest
                     }
-                    // A task of its own: the completion may run inside the write.
-                    if schedule { channel.eventLoop.execute { self.flush() } }
+                    if state.flushScheduled { return false }
+                    state.flushScheduled = true
+                    return true
                 }
+                // A task of its own: the completion may run inside the write.
+                if schedule { self.scheduleFlush() }
             }
         }
     }
