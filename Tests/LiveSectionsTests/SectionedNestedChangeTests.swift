@@ -313,6 +313,32 @@ struct SectionedNestedChangeTests {
         #expect(shownBeforeCommit == [["x", "y"]])
     }
 
+    @Test("sections made in the middle of a batch follow the rest of it, whether or not it changes anything in the end")
+    func madeInsideABatch() throws {
+        let collection = SortedCollection<Note>(order: .child("score"))
+        try collection.add(Note(identifier: "x", score: 1, group: 0, label: 0))
+        var sectioned: SectionedCollection<Note, Int>?
+        // Adds y, then (after the sections are made, showing y) removes it:
+        // a batch that, in the end, changes nothing.
+        try collection.performBatch {
+            try collection.add(Note(identifier: "y", score: 2, group: 1, label: 0))
+            sectioned = SectionedCollection(collection) { $0.group }
+            #expect(sectioned?.snapshot().map(\.items) == [["x"], ["y"]])
+            collection.remove("y")
+        }
+        #expect(sectioned?.snapshot().map(\.items) == [["x"]])
+        // Adds z, then moves it and x to other sections after the sections
+        // are made.
+        try collection.performBatch {
+            try collection.add(Note(identifier: "z", score: 3, group: 1, label: 0))
+            sectioned = SectionedCollection(collection) { $0.group }
+            try collection.add(Note(identifier: "z", score: 3, group: 2, label: 0))
+            try collection.add(Note(identifier: "x", score: 1, group: 2, label: 0))
+        }
+        #expect(sectioned?.snapshot().map(\.items) == Self.grouping(collection))
+        #expect(sectioned.map(Self.shownKeys) == [["x", "z"]])
+    }
+
     @Test("a handler that empties a section the change inserted, and removes a key it inserted")
     func undoesTheChangeItIsToldOf() throws {
         let collection = SortedCollection<Note>(order: .child("score"))
