@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "LiveSections", targets: ["LiveSections"]),
         .library(name: "LiveFirebase", targets: ["LiveFirebase"]),
         .library(name: "LiveServer", targets: ["LiveServer"]),
+        .library(name: "LiveREPL", targets: ["LiveREPL"]),
         .executable(name: "live-server", targets: ["live-server"]),
         .executable(name: "live-repl", targets: ["live-repl"]),
     ],

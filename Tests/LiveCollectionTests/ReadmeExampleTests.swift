@@ -1,6 +1,5 @@
 // ReadmeExampleTests.swift — the README's LiveCollection example, run as a test.
 import LiveCollection
-import LiveModel
 import Testing
 
 struct Message: LiveModelProtocol, Codable {

@@ -5,7 +5,7 @@ import Testing
 @Suite("README example")
 struct ReadmeExampleTests {
     struct Message: LiveModelProtocol, Codable {
-        var identifier: Key
+        var identifier: Key          // the child's key
         var text: String
         var likes: Int?
     }
@@ -18,7 +18,7 @@ struct ReadmeExampleTests {
             order: .child("likes"))
         let keys = snapshot.children.map { $0.key!.description }   // values are not parsed
         let messages = try snapshot.children.map { try Message(snapshot: $0) }
-        let sorted = snapshot.orderedChildren()                      // by likes, then key
+        let sorted = snapshot.orderedChildren()                      // by likes, then key: 10, a, b
         // README end
         #expect(keys.count == 3)
         #expect(Set(keys) == ["b", "a", "10"])

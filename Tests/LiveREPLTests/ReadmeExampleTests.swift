@@ -1,4 +1,3 @@
-import LiveModel
 import LiveREPL
 import Testing
 
@@ -10,6 +9,7 @@ struct ReadmeExampleTests {
         let session = try Session(source: .offline, path: "/items", options: try QueryOptions.parse(["--order-by", "score"]))
         try await session.start()
         let output = try await session.run(try CommandParser.parse(#"put /a {"score": 1}"#))
+        print(JSONOutput.line(for: output)!)   // {"events":[{"key":"a","prevKey":null,"type":"child_added"}],"stages":[...]}
         let line = try #require(JSONOutput.line(for: output))
         #expect(line.hasPrefix(#"{"events":[{"key":"a","prevKey":null,"type":"child_added"}],"stages":["#))
     }

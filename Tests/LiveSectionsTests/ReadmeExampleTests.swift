@@ -1,0 +1,37 @@
+// ReadmeExampleTests.swift — the README's LiveSections example, run as a
+// test with the README's one import, so the README stays true.
+import LiveSections
+import Testing
+
+/// The README's `Message`, with nothing but `import LiveSections` in scope.
+struct ReadmeMessage: LiveModelProtocol, Codable {
+    var identifier: Key
+    var text: String
+    var likes: Int?
+}
+
+@MainActor
+@Suite("README example (LiveSections)")
+struct LiveSectionsReadmeTests {
+    @Test("sections over a sorted collection, checked as UIKit checks a batch")
+    func example() throws {
+        typealias Message = ReadmeMessage
+        let messages = SortedCollection<Message>(order: .child("likes"))
+        try messages.add(Message(identifier: "a", text: "hi", likes: 3))
+        // README begin
+        let sections = SectionedCollection(messages) { $0.likes ?? 0 }   // sections ascending by likes
+        let list = CheckingListTarget { sections.counts }                 // checks each batch as UIKit does
+        let connector = ListConnector(target: list)
+        connector.isReady = true                                          // one reload, then batches
+        let token = sections.observeSteps { connector.apply($0) }         // one batch update per stage
+        // README end
+        try messages.add(Message(identifier: "b", text: "yo", likes: 1))
+        try messages.add(Message(identifier: "c", text: "hey", likes: 3))
+        messages.remove("a")
+        token.cancel()
+        #expect(list.rejected.isEmpty)
+        #expect(list.batches == 3 && list.reloads == 1)
+        #expect(list.shown == [1, 1] && list.shown == sections.counts)
+        #expect(sections.snapshot().map(\.items) == [["b"], ["c"]])
+    }
+}
