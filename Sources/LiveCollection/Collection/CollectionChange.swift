@@ -78,16 +78,3 @@ extension SortedCollectionObserver {
     public func collectionDidEndLoad(_ collection: SortedCollection<Model>) {}
     public func collection(_ collection: SortedCollection<Model>, didFailToPrepare key: Key, error: any Error) {}
 }
-
-/// Keeps an observation alive; dropping or cancelling it ends it.
-@MainActor
-public final class ObservationToken {
-    private var onCancel: (() -> Void)?
-    package init(_ onCancel: @escaping () -> Void) { self.onCancel = onCancel }
-    /// Ends the observation. Idempotent.
-    public func cancel() {
-        onCancel?()
-        onCancel = nil
-    }
-    isolated deinit { cancel() }
-}

@@ -22,19 +22,30 @@ extension SortedCollection {
         var unchanged: (([Key]) -> Void)?
     }
 
-    /// Every observer in registration order, and their handlers grouped by
-    /// what they hear.
+    /// A handler of single changes, in either contract.
+    enum SingleHandler {
+        case sequential((SequentialChange<Model>) -> Void)
+        case every((CollectionUpdate<Model>) -> Void)
+    }
+
+    /// Every observer in registration order, and the handlers of what is
+    /// told on every change, in that order too.
     struct Handlers {
         var ordered: [Observer] = []
-        var sequential: [(SequentialChange<Model>) -> Void] = []
-        var every: [(CollectionUpdate<Model>) -> Void] = []
+        /// Handlers of single changes.
+        var single: [SingleHandler] = []
+        /// Whether a handler of single changes follows the batch contract.
+        var singleUpdates = false
         var willChange: [(Key) -> Void] = []
 
         init(_ observers: [Observer]) {
             ordered = observers
             for o in observers {
-                if let f = o.sequential { sequential.append(f) }
-                if let f = o.every { every.append(f) }
+                if let f = o.sequential { single.append(.sequential(f)) }
+                if let f = o.every {
+                    single.append(.every(f))
+                    singleUpdates = true
+                }
                 if let f = o.willChange { willChange.append(f) }
             }
         }
@@ -74,20 +85,16 @@ extension SortedCollection {
     /// the sequence ends when the consuming task is cancelled.
     public func updates() -> AsyncStream<CollectionUpdate<Model>> where Model: Sendable {
         let (stream, continuation) = AsyncStream<CollectionUpdate<Model>>.makeStream()
-        let id = nextObserverID
-        nextObserverID += 1
-        observers[id] = Observer(every: { continuation.yield($0) })
+        let id = observers.add(Observer(every: { continuation.yield($0) }))
         continuation.onTermination = { [weak self] _ in
-            Task { @MainActor in self?.observers[id] = nil }
+            Task { @MainActor in _ = self?.observers.remove(id) }
         }
         return stream
     }
 
     func register(_ observer: Observer) -> ObservationToken {
-        let id = nextObserverID
-        nextObserverID += 1
-        observers[id] = observer
-        return ObservationToken { [weak self] in self?.observers[id] = nil }
+        let id = observers.add(observer)
+        return ObservationToken { [weak self] in self?.observers.remove(id) }
     }
 
     /// Tells the observers that asked (``addObserver(_:preparingFills:beforeChange:unchanged:)``)
@@ -102,10 +109,13 @@ extension SortedCollection {
     /// Tells observers of a single change (recorded instead inside a batch).
     func notify(_ change: SequentialChange<Model>) {
         guard recording == nil else { return }
-        for handler in handlers.sequential { handler(change) }
-        if !handlers.every.isEmpty {
-            let update = singleUpdate(change)
-            for handler in handlers.every { handler(update) }
+        // In the batch contract too, made once for every handler of it.
+        let update = handlers.singleUpdates ? singleUpdate(change) : nil
+        for handler in handlers.single {
+            switch handler {
+            case .sequential(let f): f(change)
+            case .every(let f): f(update!)
+            }
         }
     }
 

@@ -32,14 +32,13 @@ public final class SortedCollection<Model: LiveModelProtocol> {
     /// The backend when it is the C index (Firebase order), for the lookups
     /// layers above make on every change.
     @usableFromInline var core: CoreBackend<Model>?
-    /// The observers by registration number; they are told in that order.
-    var observers: [Int: Observer] = [:] {
-        didSet { handlers = Handlers(observers.sorted { $0.key < $1.key }.map(\.value)) }
+    /// The observers, in the order they were added; they are told in that order.
+    var observers = ObserverList<Observer>() {
+        didSet { handlers = Handlers(Array(observers.handlers)) }
     }
     /// The observers in registration order, and their handlers by kind,
     /// rebuilt when observers change.
     var handlers = Handlers([])
-    var nextObserverID = 0
     /// The batch being recorded by ``performBatch(_:)``, if any.
     var recording: BatchRecording<Model>?
     /// The fill being taken, while its update is told (``fill(_:)``).

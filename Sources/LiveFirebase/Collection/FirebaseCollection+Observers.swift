@@ -1,74 +1,57 @@
 // FirebaseCollection+Observers.swift — child events, value and status callbacks.
+import LiveCollection
 import LiveModel
 
-/// Ends an observation of a ``FirebaseCollection`` when cancelled.
-@MainActor
-public final class CollectionObservation {
-    private var onCancel: (() -> Void)?
-
-    init(_ onCancel: @escaping () -> Void) { self.onCancel = onCancel }
-
-    /// Stops the callbacks. Idempotent.
-    public func cancel() {
-        onCancel?()
-        onCancel = nil
-    }
-}
+/// The token of an observation of a ``FirebaseCollection``: the one token
+/// type of every layer, which also ends the observation when released.
+@available(*, deprecated, renamed: "ObservationToken")
+public typealias CollectionObservation = ObservationToken
 
 extension FirebaseCollection {
     /// Calls `handler` with every child event, in Firebase's order per
     /// update (removed, added, moved, changed), after the collection has
     /// applied the update (with an asynchronous data source, after it was
     /// handed to the feed).
-    public func observeChildEvents(_ handler: @escaping (ChildEvent) -> Void) -> CollectionObservation {
-        let id = nextID()
-        childObservers[id] = handler
-        return CollectionObservation { [weak self] in self?.childObservers[id] = nil }
+    public func observeChildEvents(_ handler: @escaping (ChildEvent) -> Void) -> ObservationToken {
+        let id = childObservers.add(handler)
+        return ObservationToken { [weak self] in self?.childObservers.remove(id) }
     }
 
     /// Calls `handler` after the child events of each update that changed
     /// something, and after every load (Firebase's `value` event; read the
     /// value from ``collection``).
-    public func observeValue(_ handler: @escaping () -> Void) -> CollectionObservation {
-        let id = nextID()
-        valueObservers[id] = handler
-        return CollectionObservation { [weak self] in self?.valueObservers[id] = nil }
+    public func observeValue(_ handler: @escaping () -> Void) -> ObservationToken {
+        let id = valueObservers.add(handler)
+        return ObservationToken { [weak self] in self?.valueObservers.remove(id) }
     }
 
     /// Calls `handler` with every change of ``status``: how the user is told
     /// that the connection was lost, came back, or ended.
-    public func observeStatus(_ handler: @escaping (CollectionStatus) -> Void) -> CollectionObservation {
-        let id = nextID()
-        statusObservers[id] = handler
-        return CollectionObservation { [weak self] in self?.statusObservers[id] = nil }
+    public func observeStatus(_ handler: @escaping (CollectionStatus) -> Void) -> ObservationToken {
+        let id = statusObservers.add(handler)
+        return ObservationToken { [weak self] in self?.statusObservers.remove(id) }
     }
 
     /// Calls `handler` with each ``LoadProgress`` of a first `put` while it
     /// arrives (a large one: every ``DatabaseStream/progressStep`` bytes),
     /// and once when it is whole and parsed, before the collection loads it.
-    public func observeProgress(_ handler: @escaping (LoadProgress) -> Void) -> CollectionObservation {
-        let id = nextID()
-        progressObservers[id] = handler
-        return CollectionObservation { [weak self] in self?.progressObservers[id] = nil }
-    }
-
-    private func nextID() -> Int {
-        nextObserver += 1
-        return nextObserver
+    public func observeProgress(_ handler: @escaping (LoadProgress) -> Void) -> ObservationToken {
+        let id = progressObservers.add(handler)
+        return ObservationToken { [weak self] in self?.progressObservers.remove(id) }
     }
 
     func tell(_ events: [ChildEvent], loaded: Bool) {
         if !childObservers.isEmpty {
-            for event in events { for handler in childObservers.values { handler(event) } }
+            for event in events { for handler in childObservers.handlers { handler(event) } }
         }
-        if !events.isEmpty || loaded { for handler in valueObservers.values { handler() } }
+        if !events.isEmpty || loaded { for handler in valueObservers.handlers { handler() } }
     }
 
     func tellProgress(_ progress: LoadProgress) {
-        for handler in progressObservers.values { handler(progress) }
+        for handler in progressObservers.handlers { handler(progress) }
     }
 
     func tellStatus() {
-        for handler in statusObservers.values { handler(status) }
+        for handler in statusObservers.handlers { handler(status) }
     }
 }

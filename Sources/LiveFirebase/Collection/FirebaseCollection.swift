@@ -69,13 +69,13 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     var hasLoaded = false
     /// Callers of `start()` / `loadNextPage()` waiting for the next whole value.
     var loadWaiters: [CheckedContinuation<Void, any Error>] = []
-    var childObservers: [Int: (ChildEvent) -> Void] = [:]
-    var valueObservers: [Int: () -> Void] = [:]
-    var statusObservers: [Int: (CollectionStatus) -> Void] = [:]
-    var progressObservers: [Int: (LoadProgress) -> Void] = [:]
+    /// Observers of each kind, told in the order they were added.
+    var childObservers = ObserverList<(ChildEvent) -> Void>()
+    var valueObservers = ObserverList<() -> Void>()
+    var statusObservers = ObserverList<(CollectionStatus) -> Void>()
+    var progressObservers = ObserverList<(LoadProgress) -> Void>()
     /// When the complete ``loadProgress`` reached this actor.
     var parsedAt: ContinuousClock.Instant?
-    var nextObserver = 0
 
     /// A collection of `query` at `reference`.
     /// - Parameters:

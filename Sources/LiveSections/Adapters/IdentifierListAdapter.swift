@@ -33,8 +33,7 @@ public final class IdentifierListAdapter<Source: IdentifierDataSource> {
     private var fetching: [ID: Task<Source.Item, any Error>] = [:]
     private var shown: [[ID]] = []
     private var generation = 0
-    private var observers: [Int: ([StagedStep]) -> Void] = [:]
-    private var nextObserver = 0
+    private var observers = ObserverList<([StagedStep]) -> Void>()
 
     public init(source: Source) { self.source = source }
 
@@ -92,21 +91,19 @@ public final class IdentifierListAdapter<Source: IdentifierDataSource> {
         let final = new.map(\.items)
         guard !observers.isEmpty, let states = StagedStep.states(of: stages, from: shown, to: final) else {
             shown = final
-            if !observers.isEmpty { for handler in observers.values { handler([]) } }
+            if !observers.isEmpty { for handler in observers.handlers { handler([]) } }
             return
         }
         let steps = zip(stages, states).map { stage, next in
             StagedStep(stage: stage, commit: { [weak self] in self?.shown = next })
         }
-        for handler in observers.values { handler(steps) }
+        for handler in observers.handlers { handler(steps) }
     }
 
     /// Calls `handler` with the steps of every change; the handler must run
     /// every step's commit (a ``ListConnector`` does).
     public func observeSteps(_ handler: @escaping ([StagedStep]) -> Void) -> ObservationToken {
-        let id = nextObserver
-        nextObserver += 1
-        observers[id] = handler
-        return ObservationToken { [weak self] in self?.observers[id] = nil }
+        let id = observers.add(handler)
+        return ObservationToken { [weak self] in self?.observers.remove(id) }
     }
 }

@@ -12,8 +12,7 @@ public final class StaticSections<SectionID: Hashable, Item: Hashable> {
     /// What a list view is shown: the items of each section, which trail
     /// `sections` while staged steps are being applied.
     public private(set) var shown: [[Item]]
-    private var observers: [Int: ([StagedStep]) -> Void] = [:]
-    private var nextID = 0
+    private var observers = ObserverList<([StagedStep]) -> Void>()
 
     public init(_ sections: [SectionSnapshot<SectionID, Item>] = []) {
         self.sections = sections
@@ -47,15 +46,13 @@ public final class StaticSections<SectionID: Hashable, Item: Hashable> {
         let steps = zip(stages, states).map { stage, next in
             StagedStep(stage: stage, commit: { [weak self] in self?.shown = next })
         }
-        for handler in observers.values { handler(steps) }
+        for handler in observers.handlers { handler(steps) }
     }
 
     /// Calls `handler` with the steps of every replacement; the handler must
     /// run every step's `commit` (a ``ListConnector`` does).
     public func observeSteps(_ handler: @escaping ([StagedStep]) -> Void) -> ObservationToken {
-        let id = nextID
-        nextID += 1
-        observers[id] = handler
-        return ObservationToken { [weak self] in self?.observers[id] = nil }
+        let id = observers.add(handler)
+        return ObservationToken { [weak self] in self?.observers.remove(id) }
     }
 }

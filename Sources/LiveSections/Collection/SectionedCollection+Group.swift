@@ -69,12 +69,14 @@ extension SectionedCollection {
         // Everything told is made before any observer runs: one may change
         // the collection, and that change is held until this one is told.
         let stages = plan.stages()
-        let events = sequential.isEmpty ? [] : self.events(plan.steps { section in rows[section]!.keys }, before: before)
-        beginTelling()
-        for handler in staged.values { handler(stages) }
-        if !stepped.isEmpty { sendSteps(stages, undoing: entries, oldOrder: oldOrder, before: before) }
-        tell(events)
-        endTelling()
+        let events = observers.tellsSequential
+            ? self.events(plan.steps { section in rows[section]!.keys }, before: before) : []
+        let steps = stages.enumerated().map { i, stage in
+            StagedStep(stage: stage, commit: i == 0 ? { [weak self] in self?.redo() } : {})
+        }
+        tell(events, stages) { observer in
+            sendSteps(steps, to: observer, undoing: entries, oldOrder: oldOrder, before: before)
+        }
     }
 
     /// The models of the noted keys (rows a replacement may still show
@@ -97,18 +99,14 @@ extension SectionedCollection {
         }
         guard !order.isEmpty else { return }
         let stages = [BatchStage(insertedSections: Array(order.indices))]
-        let events = sequential.isEmpty ? []
+        let events = !observers.tellsSequential ? []
             : self.events(order.enumerated().map { .sectionInserted($1, at: $0, keys: rows[$1]!.keys) }, before: [:])
-        beginTelling()
-        for handler in staged.values { handler(stages) }
-        if !stepped.isEmpty {
+        let steps = [StagedStep(stage: stages[0], commit: { [weak self] in self?.showsEmpty = false })]
+        tell(events, stages) { observer in
             showsEmpty = true
-            let steps = [StagedStep(stage: stages[0], commit: { [weak self] in self?.showsEmpty = false })]
-            for handler in stepped.values { handler(steps) }
+            observer(steps)
             showsEmpty = false
         }
-        tell(events)
-        endTelling()
     }
 
     /// Shows every model of the collection in place of what is shown, and
@@ -120,41 +118,34 @@ extension SectionedCollection {
         adopt(made)
         let stage = BatchStage(deletedSections: Array(oldOrder.indices), insertedSections: Array(order.indices))
         let removals = oldOrder.indices.reversed().map { ReplayStep<Section>.sectionRemoved(oldOrder[$0], at: $0) }
-        let events = sequential.isEmpty ? []
+        let events = !observers.tellsSequential ? []
             : self.events(removals + order.enumerated().map { .sectionInserted($1, at: $0, keys: rows[$1]!.keys) },
                           before: [:])
-        beginTelling()
-        for handler in staged.values { handler([stage]) }
-        if !stepped.isEmpty {
+        let steps = [StagedStep(stage: stage, commit: { [weak self] in self?.redo() })]
+        tell(events, [stage]) { observer in
             // Shown as it was until the step commits (or the collection
             // changes again), with the models of rows gone as they were.
             order = oldOrder
             rows = oldRows
             undoneSectioning = made
             undoneModels = before
-            let steps = [StagedStep(stage: stage, commit: { [weak self] in self?.redo() })]
-            for handler in stepped.values { handler(steps) }
+            observer(steps)
             redo()
         }
-        tell(events)
-        endTelling()
     }
 
-    /// Hands steps to their observers with the change undone, so that the
+    /// Hands `steps` to a step observer with the change undone, so that the
     /// list is shown the old state until the first step commits; the first
     /// commit redoes it (later stages only reload rows).
-    private func sendSteps(_ stages: [BatchStage], undoing entries: [GroupEntry<Section>], oldOrder: [Section],
-                           before: [Key: Model]) {
+    private func sendSteps(_ steps: [StagedStep], to observer: ([StagedStep]) -> Void,
+                           undoing entries: [GroupEntry<Section>], oldOrder: [Section], before: [Key: Model]) {
         shift(entries, forward: false)
         assert(order == oldOrder, "SectionedCollection: undoing a grouped change")
         undone = entries
         undonePlaces = Dictionary(entries.map { ($0.key, $0.old) }, uniquingKeysWith: { first, _ in first })
         undoneModels = before
-        let steps = stages.enumerated().map { i, stage in
-            StagedStep(stage: stage, commit: i == 0 ? { [weak self] in self?.redo() } : {})
-        }
-        for handler in stepped.values { handler(steps) }
-        redo() // whether or not a handler committed
+        observer(steps)
+        redo() // whether or not the observer committed
     }
 
     /// Applies the undone grouped change again, if any.
@@ -187,10 +178,4 @@ extension SectionedCollection {
         }
     }
 
-    /// Tells sequential observers `events`.
-    private func tell(_ events: [SectionedChange<Model, Section>]) {
-        for event in events {
-            for handler in sequential.values { handler(event) }
-        }
-    }
 }

@@ -33,7 +33,7 @@ extension SectionedCollection {
         }
         let model = entry?.model ?? told
         // The sequential events are made only for observers of them.
-        var events = SequentialEvents(told: !sequential.isEmpty)
+        var events = SequentialEvents(told: observers.tellsSequential)
         var stage = BatchStage()
         switch (old, new) {
         case (nil, nil):
@@ -102,18 +102,11 @@ extension SectionedCollection {
 
     @inlinable
     func emit(_ events: SequentialEvents, _ stages: [BatchStage]) {
-        // A change an observer makes meanwhile is held until this one is told.
-        beginTelling()
-        defer { endTelling() }
-        for e in events.list { for handler in sequential.values { handler(e) } }
         let nonEmpty = stages.filter { !$0.isEmpty }
-        if !nonEmpty.isEmpty { for handler in staged.values { handler(nonEmpty) } }
         // A single change's stages: the first changes the counts, a second
         // only reloads, so the live state is right for both.
-        if !nonEmpty.isEmpty && !stepped.isEmpty {
-            let steps = nonEmpty.map { StagedStep(stage: $0, commit: {}) }
-            for handler in stepped.values { handler(steps) }
-        }
+        let steps = nonEmpty.isEmpty || !observers.tellsSteps ? [] : nonEmpty.map { StagedStep(stage: $0, commit: {}) }
+        tell(events.list, nonEmpty) { observer in if !steps.isEmpty { observer(steps) } }
     }
 }
 

@@ -83,9 +83,8 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     /// sections apply it. Every other model is shown where the collection
     /// has it (``located(_:)``).
     @usableFromInline var noted: [Key: NotedPlace<Section, Model>] = [:]
-    @usableFromInline var sequential: [Int: (SectionedChange<Model, Section>) -> Void] = [:]
-    @usableFromInline var staged: [Int: ([BatchStage]) -> Void] = [:]
-    @usableFromInline var stepped: [Int: ([StagedStep]) -> Void] = [:]
+    /// Every observer, of every contract, in the order they were added.
+    @usableFromInline var observers = SectionObservers<Model, Section>()
     /// While the steps of a first fill are handed out: the list is shown no
     /// sections until the first step commits.
     var showsEmpty = false
@@ -108,7 +107,6 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     /// The models of the keys a grouped change (or a replacement) removed,
     /// while its steps are handed out and the list is still shown them.
     var undoneModels: [Key: Model] = [:]
-    private var nextID = 0
     private var token: ObservationToken?
     /// Held strongly: the collection holds its observers weakly.
     private var relay: AnyObject?
@@ -217,6 +215,9 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     }
 
     // MARK: Observing
+    //
+    // Observers of every contract are told each change in the order they
+    // were added, until their token is cancelled or released.
 
     /// Calls `handler` with every change in the sequential contract. A
     /// grouped change of the collection arrives row by row: rows leaving (a
@@ -225,30 +226,23 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     /// updates; a row that changed place is told as its removal and its
     /// insertion.
     public func observe(_ handler: @escaping (SectionedChange<Model, Section>) -> Void) -> ObservationToken {
-        let id = nextID
-        nextID += 1
-        sequential[id] = handler
-        return ObservationToken { [weak self] in self?.sequential[id] = nil }
+        register(.sequential(handler))
     }
 
     /// Calls `handler` with every change as staged steps for a list view
     /// (``ListConnector``): each step's commit, run inside its batch, makes
     /// ``numberOfSections``, ``numberOfRows(inSection:)`` and the subscript
     /// show the state after that stage, as UIKit requires between stages.
-    /// The handler must run every commit.
+    /// The handler must run every commit. Each step observer is shown the
+    /// state before the change until it commits the first step; observers
+    /// told after it see the state after.
     public func observeSteps(_ handler: @escaping ([StagedStep]) -> Void) -> ObservationToken {
-        let id = nextID
-        nextID += 1
-        stepped[id] = handler
-        return ObservationToken { [weak self] in self?.stepped[id] = nil }
+        register(.stepped(handler))
     }
 
     /// Calls `handler` with the stages of every change, in the batch contract.
     public func observeStages(_ handler: @escaping ([BatchStage]) -> Void) -> ObservationToken {
-        let id = nextID
-        nextID += 1
-        staged[id] = handler
-        return ObservationToken { [weak self] in self?.staged[id] = nil }
+        register(.staged(handler))
     }
 }
 
