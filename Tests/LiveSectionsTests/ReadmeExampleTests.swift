@@ -34,4 +34,21 @@ struct LiveSectionsReadmeTests {
         #expect(list.shown == [1, 1] && list.shown == sections.counts)
         #expect(sections.snapshot().map(\.items) == [["b"], ["c"]])
     }
+
+    @Test("observed sections: Identifiable sections and rows")
+    func observed() throws {
+        typealias Message = ReadmeMessage
+        let messages = SortedCollection<Message>(order: .child("likes"))
+        try messages.add(Message(identifier: "a", text: "hi", likes: 3))
+        try messages.add(Message(identifier: "b", text: "yo", likes: 1))
+        // README begin
+        let observed = ObservedSections(SectionedCollection(messages) { $0.likes ?? 0 })
+        for section in observed.sections {                   // Identifiable by the section value
+            print(section.title, section.rows.map(\.id))      // rows are Identifiable by key
+        }
+        // README end
+        #expect(observed.sections.map(\.id) == [1, 3])
+        try messages.add(Message(identifier: "c", text: "hey", likes: 1))
+        #expect(observed.sections.map { $0.rows.map(\.id) } == [["b", "c"], ["a"]])
+    }
 }

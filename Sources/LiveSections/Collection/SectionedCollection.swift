@@ -181,6 +181,9 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     /// The title of section `index` (by default the section value's description).
     public func title(ofSection index: Int) -> String { titleOf(order[index]) }
 
+    /// The title of the section whose value is `section`, shown or not.
+    public func title(of section: Section) -> String { titleOf(section) }
+
     /// The section value of section `index`.
     public func section(at index: Int) -> Section { order[index] }
 

@@ -1,0 +1,65 @@
+// SwiftUI.swift — the part of SwiftUI's API that LiveSections' SwiftUI
+// views use, with SwiftUI's own signatures, so that Tools/check-uikit can
+// type-check those views on platforms without SwiftUI. Nothing here runs.
+
+@MainActor @preconcurrency
+public protocol View {
+    associatedtype Body: View
+    @ViewBuilder @MainActor @preconcurrency var body: Self.Body { get }
+}
+
+extension Never: View {
+    public typealias Body = Never
+    public var body: Never { fatalError() }
+}
+
+@resultBuilder
+public struct ViewBuilder {
+    public static func buildExpression<Content: View>(_ content: Content) -> Content { content }
+    public static func buildBlock() -> EmptyView { EmptyView() }
+    public static func buildBlock<Content: View>(_ content: Content) -> Content { content }
+}
+
+public struct EmptyView: View {
+    nonisolated public init() {}
+    public var body: Never { fatalError() }
+}
+
+public struct Text: View {
+    public init<S: StringProtocol>(_ content: S) {}
+    public var body: Never { fatalError() }
+}
+
+public struct List<SelectionValue: Hashable, Content: View>: View {
+    public var body: Never { fatalError() }
+}
+
+extension List where SelectionValue == Never {
+    public init(@ViewBuilder content: () -> Content) {}
+}
+
+public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content> {
+    public var data: Data
+    public var content: (Data.Element) -> Content
+}
+
+extension ForEach: View where Content: View {
+    public var body: Never { fatalError() }
+}
+
+extension ForEach where ID == Data.Element.ID, Content: View, Data.Element: Identifiable {
+    public init(_ data: Data, @ViewBuilder content: @escaping (Data.Element) -> Content) {
+        self.data = data
+        self.content = content
+    }
+}
+
+public struct Section<Parent, Content, Footer> {}
+
+extension Section: View where Parent: View, Content: View, Footer: View {
+    public var body: Never { fatalError() }
+}
+
+extension Section where Parent: View, Content: View, Footer == EmptyView {
+    public init(header: Parent, @ViewBuilder content: () -> Content) {}
+}
