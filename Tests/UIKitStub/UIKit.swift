@@ -18,6 +18,8 @@
     open func insertRows(at indexPaths: [IndexPath], with animation: UITableView.RowAnimation) {}
     open func deleteRows(at indexPaths: [IndexPath], with animation: UITableView.RowAnimation) {}
     open func reloadRows(at indexPaths: [IndexPath], with animation: UITableView.RowAnimation) {}
+    @available(iOS 15.0, tvOS 15.0, *)
+    open func reconfigureRows(at indexPaths: [IndexPath]) {}
     open func moveRow(at indexPath: IndexPath, to newIndexPath: IndexPath) {}
 }
 
@@ -31,5 +33,28 @@
     open func insertItems(at indexPaths: [IndexPath]) {}
     open func deleteItems(at indexPaths: [IndexPath]) {}
     open func reloadItems(at indexPaths: [IndexPath]) {}
+    @available(iOS 15.0, tvOS 15.0, *)
+    open func reconfigureItems(at indexPaths: [IndexPath]) {}
     open func moveItem(at indexPath: IndexPath, to newIndexPath: IndexPath) {}
+}
+
+public struct NSDiffableDataSourceSnapshot<SectionIdentifierType: Hashable & Sendable, ItemIdentifierType: Hashable & Sendable>: Sendable {
+    public init() {}
+    public mutating func appendSections(_ identifiers: [SectionIdentifierType]) {}
+    public mutating func appendItems(_ identifiers: [ItemIdentifierType], toSection sectionIdentifier: SectionIdentifierType? = nil) {}
+    public mutating func reloadItems(_ identifiers: [ItemIdentifierType]) {}
+    @available(iOS 15.0, tvOS 15.0, *)
+    public mutating func reconfigureItems(_ identifiers: [ItemIdentifierType]) {}
+}
+
+@MainActor @preconcurrency
+open class UITableViewDiffableDataSource<SectionIdentifierType: Hashable & Sendable, ItemIdentifierType: Hashable & Sendable>: NSObject {
+    open func apply(_ snapshot: NSDiffableDataSourceSnapshot<SectionIdentifierType, ItemIdentifierType>,
+                    animatingDifferences: Bool = true, completion: (() -> Void)? = nil) {}
+}
+
+@MainActor @preconcurrency
+open class UICollectionViewDiffableDataSource<SectionIdentifierType: Hashable & Sendable, ItemIdentifierType: Hashable & Sendable>: NSObject {
+    open func apply(_ snapshot: NSDiffableDataSourceSnapshot<SectionIdentifierType, ItemIdentifierType>,
+                    animatingDifferences: Bool = true, completion: (() -> Void)? = nil) {}
 }

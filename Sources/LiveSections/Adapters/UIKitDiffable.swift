@@ -1,0 +1,60 @@
+// UIKitDiffable.swift — sections as NSDiffableDataSourceSnapshot, applied to
+// UIKit's diffable data sources (Apple platforms only). Tools/check-uikit
+// type-checks this file against UIKit's signatures on any platform.
+#if canImport(UIKit)
+import LiveCollection
+import UIKit
+
+extension DiffableChange {
+    /// The change as a diffable data source snapshot: every section with its
+    /// keys, and the changed keys marked to reconfigure (reloaded before
+    /// iOS 15, or when `style` is ``ChangedRowStyle/reload``).
+    /// - Complexity: O(n) for n rows.
+    public func snapshot(changedRows style: ChangedRowStyle = .reconfigure) -> NSDiffableDataSourceSnapshot<Section, Key> {
+        var snapshot = NSDiffableDataSourceSnapshot<Section, Key>()
+        snapshot.appendSections(sections.map(\.id))
+        for section in sections { snapshot.appendItems(section.items, toSection: section.id) }
+        if !changedKeys.isEmpty {
+            if style == .reconfigure, #available(iOS 15.0, tvOS 15.0, *) {
+                snapshot.reconfigureItems(changedKeys)
+            } else {
+                snapshot.reloadItems(changedKeys)
+            }
+        }
+        return snapshot
+    }
+}
+
+extension SectionedCollection where Section: Sendable {
+    /// The sections shown, as a diffable data source snapshot.
+    /// - Complexity: O(n) for n rows.
+    public func diffableSnapshot() -> NSDiffableDataSourceSnapshot<Section, Key> {
+        DiffableChange(sections: snapshot(), changedKeys: []).snapshot()
+    }
+
+    /// Keeps `dataSource` showing these sections: applies the current
+    /// snapshot now, without animation, then one snapshot after each change,
+    /// with changed rows reconfigured (reloaded before iOS 15, or when
+    /// `style` is ``ChangedRowStyle/reload``). Keep the returned object:
+    /// releasing it ends the connection.
+    public func connect(_ dataSource: UITableViewDiffableDataSource<Section, Key>,
+                        changedRows style: ChangedRowStyle = .reconfigure, animated: Bool = true,
+                        completion: (() -> Void)? = nil) -> DiffableChanges<Model, Section> {
+        dataSource.apply(diffableSnapshot(), animatingDifferences: false, completion: nil)
+        return DiffableChanges(self) { change in
+            dataSource.apply(change.snapshot(changedRows: style), animatingDifferences: animated, completion: completion)
+        }
+    }
+
+    /// Keeps `dataSource` showing these sections, as the table view's
+    /// ``connect(_:changedRows:animated:completion:)`` does.
+    public func connect(_ dataSource: UICollectionViewDiffableDataSource<Section, Key>,
+                        changedRows style: ChangedRowStyle = .reconfigure, animated: Bool = true,
+                        completion: (() -> Void)? = nil) -> DiffableChanges<Model, Section> {
+        dataSource.apply(diffableSnapshot(), animatingDifferences: false, completion: nil)
+        return DiffableChanges(self) { change in
+            dataSource.apply(change.snapshot(changedRows: style), animatingDifferences: animated, completion: completion)
+        }
+    }
+}
+#endif
