@@ -2,32 +2,7 @@
 // it follows every change, and a change invalidates only what it touched.
 import LiveCollection
 import LiveTestSupport
-import Observation
-import Synchronization
 import Testing
-
-/// Which tracked reads were invalidated, by name: each read is tracked
-/// once until it fires.
-final class Invalidations: Sendable {
-    /// What fired since the last take, and what is being tracked.
-    private let state = Mutex<(fired: [String], armed: Set<String>)>(([], []))
-
-    /// Tracks the reads `read` makes; the next change of any of them records `name`.
-    @MainActor
-    func arm(_ name: String, _ read: () -> Void) {
-        // Armed once until it fires: a tracking stays armed until then.
-        guard state.withLock({ $0.armed.insert(name).inserted }) else { return }
-        withObservationTracking(read) { [self] in
-            self.state.withLock { s in
-                s.fired.append(name)
-                s.armed.remove(name)
-            }
-        }
-    }
-
-    /// The names recorded since the last call, sorted, and forgets them.
-    func take() -> [String] { state.withLock { s in defer { s.fired = [] }; return s.fired.sorted() } }
-}
 
 struct Scored: LiveModelProtocol, Codable, Equatable {
     var identifier: Key
@@ -38,6 +13,7 @@ struct Scored: LiveModelProtocol, Codable, Equatable {
 @MainActor
 @Suite("ObservedCollection")
 struct ObservedCollectionTests {
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test("seeded random changes, single and grouped: the rows always equal the collection")
     func followsTheCollection() throws {
         let seed = TestSeed.current("ObservedCollectionTests.followsTheCollection", default: 20_261_126)
@@ -66,6 +42,7 @@ struct ObservedCollectionTests {
         }
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test("a change in place invalidates only its row; an insertion only the list")
     func invalidatesWhatChanged() throws {
         let collection = SortedCollection<Scored>(order: .child("score"))
@@ -90,5 +67,65 @@ struct ObservedCollectionTests {
         }
         #expect(seen.take() == ["c", "rows"])
         #expect(observed.rows.map(\.id) == ["b", "c", "d", "e"])
+    }
+
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    @Test("made in the middle of a batch, it follows the batch's update")
+    func madeInsideABatch() throws {
+        let collection = SortedCollection<Scored>(order: .child("score"))
+        for (i, key) in ["a", "b", "c"].enumerated() { try collection.add(Scored(identifier: Key(stringLiteral: key), score: i)) }
+        var observed: ObservedCollection<Scored>?
+        try collection.performBatch {
+            collection.remove("a")
+            observed = ObservedCollection(collection)
+            try collection.add(Scored(identifier: "b", score: 1, label: 3))
+            try collection.add(Scored(identifier: "d", score: 0))
+        }
+        let rows = try #require(observed).rows
+        #expect(rows.map(\.id) == ["d", "b", "c"])
+        #expect(rows.map(\.model) == collection.models)
+    }
+}
+
+/// Changes the collection from inside its handler, once.
+@MainActor
+private final class Meddler: SortedCollectionObserver {
+    var change: (() throws -> Void)?
+    func collection(_ c: SortedCollection<Scored>, didChange change: SequentialChange<Scored>) {
+        guard let next = self.change else { return }
+        self.change = nil
+        try? next()
+    }
+}
+
+@MainActor
+@Suite("ObservedCollection with changes made inside handlers")
+struct ObservedCollectionReentryTests {
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    @Test("a change made by an earlier observer while one is told: the rows still end equal to the collection",
+          arguments: 0..<6)
+    func changeInsideAHandler(kind: Int) throws {
+        let collection = SortedCollection<Scored>(order: .child("score"))
+        for (i, key) in ["a", "b", "c"].enumerated() { try collection.add(Scored(identifier: Key(stringLiteral: key), score: i)) }
+        let meddler = Meddler()
+        let token = collection.addObserver(meddler)
+        let observed = ObservedCollection(collection)
+        meddler.change = {
+            switch kind {
+            case 0: try collection.add(Scored(identifier: "x", score: 9, label: 1))     // in place
+            case 1: collection.remove("a")
+            case 2: try collection.add(Scored(identifier: "y", score: -1))
+            case 3: try collection.add(Scored(identifier: "b", score: 7))
+            case 4: try collection.add(Scored(identifier: "b", score: 1, label: 9))
+            default: try collection.performBatch {
+                collection.remove("c")
+                try collection.add(Scored(identifier: "z", score: 5))
+            }
+            }
+        }
+        try collection.add(Scored(identifier: "x", score: 9))
+        #expect(observed.rows.map(\.id) == collection.models.map(\.identifier))
+        #expect(observed.rows.map(\.model) == collection.models)
+        token.cancel()
     }
 }

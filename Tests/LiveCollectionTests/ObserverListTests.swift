@@ -21,7 +21,7 @@ struct ObserverListTests {
             } else {
                 model.append((list.add(value), value))
             }
-            #expect(Array(list.handlers) == model.map(\.value), "seed \(seed)")
+            #expect(Array(list) == model.map(\.value), "seed \(seed)")
         }
         #expect(list.remove(-1) == nil)
     }

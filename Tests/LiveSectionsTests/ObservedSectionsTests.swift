@@ -2,34 +2,12 @@
 // it follows every change, and a change invalidates only what it touched.
 import LiveSections
 import LiveTestSupport
-import Observation
-import Synchronization
 import Testing
-
-/// Which tracked reads were invalidated, by name: each read is tracked
-/// once until it fires.
-private final class Invalidations: Sendable {
-    /// What fired since the last take, and what is being tracked.
-    private let state = Mutex<(fired: [String], armed: Set<String>)>(([], []))
-
-    @MainActor
-    func arm(_ name: String, _ read: () -> Void) {
-        // Armed once until it fires: a tracking stays armed until then.
-        guard state.withLock({ $0.armed.insert(name).inserted }) else { return }
-        withObservationTracking(read) { [self] in
-            self.state.withLock { s in
-                s.fired.append(name)
-                s.armed.remove(name)
-            }
-        }
-    }
-
-    func take() -> [String] { state.withLock { s in defer { s.fired = [] }; return s.fired.sorted() } }
-}
 
 @MainActor
 @Suite("ObservedSections")
 struct ObservedSectionsTests {
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test("seeded random changes, single and grouped: sections, titles, rows and models always equal the sections")
     func followsTheSections() throws {
         let seed = TestSeed.current("ObservedSectionsTests.followsTheSections", default: 20_261_126)
@@ -65,6 +43,7 @@ struct ObservedSectionsTests {
         }
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test("a change invalidates only what it touched: a row, a section's rows, or the sections")
     func invalidatesWhatChanged() throws {
         let collection = SortedCollection<Note>(order: .child("score"))
@@ -96,5 +75,22 @@ struct ObservedSectionsTests {
         }
         #expect(seen.take() == ["a", "rows 0"])
         #expect(observed.sections.map { $0.rows.map(\.id) } == [["a", "g", "c"], ["b", "d", "e"], ["f"]])
+    }
+
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    @Test("a row keeps its object when a grouped change moves it to another section")
+    func rowKeepsItsObject() throws {
+        let collection = SortedCollection<Note>(order: .child("score"))
+        try collection.add(Note(identifier: "a", score: 1, group: 0, label: 0))
+        try collection.add(Note(identifier: "b", score: 2, group: 1, label: 0))
+        let observed = ObservedSections(SectionedCollection(collection) { $0.group })
+        let a = observed.sections[0].rows[0]
+        try collection.performBatch {
+            try collection.add(Note(identifier: "a", score: 3, group: 1, label: 0))   // its section goes
+            try collection.add(Note(identifier: "c", score: 0, group: 2, label: 0))
+        }
+        #expect(observed.sections.map { $0.rows.map(\.id) } == [["b", "a"], ["c"]])
+        #expect(observed.sections[0].rows[1] === a)
+        #expect(a.model.score == 3)
     }
 }

@@ -36,6 +36,7 @@ struct LiveSectionsReadmeTests {
     }
 
     @Test("observed sections: Identifiable sections and rows")
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     func observed() throws {
         typealias Message = ReadmeMessage
         let messages = SortedCollection<Message>(order: .child("likes"))

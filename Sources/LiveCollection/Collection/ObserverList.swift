@@ -9,8 +9,9 @@
 /// told in the order they were added, every time: a dictionary of handlers
 /// would tell them in hash order, which changes from run to run.
 ///
-/// Telling iterates a copy: a handler added or removed while the others are
-/// told takes effect from the next change.
+/// Iterating it gives the handlers in the order they were added. Telling
+/// iterates a copy: a handler added or removed while the others are told
+/// takes effect from the next change.
 @usableFromInline
 package struct ObserverList<Handler> {
     @usableFromInline var entries: [(id: Int, handler: Handler)] = []
@@ -18,12 +19,6 @@ package struct ObserverList<Handler> {
 
     @inlinable
     package init() {}
-
-    /// The handlers, in the order they were added. - Complexity: O(1).
-    @inlinable
-    package var handlers: LazyMapSequence<[(id: Int, handler: Handler)], Handler> {
-        entries.lazy.map(\.handler)
-    }
 
     /// - Complexity: O(1).
     @inlinable
@@ -55,6 +50,28 @@ package struct ObserverList<Handler> {
         guard lo < entries.count, entries[lo].id == id else { return nil }
         return entries.remove(at: lo).handler
     }
+}
+
+extension ObserverList: Sequence {
+    /// The handlers in the order they were added.
+    @usableFromInline
+    package struct Iterator: IteratorProtocol {
+        @usableFromInline var base: IndexingIterator<[(id: Int, handler: Handler)]>
+
+        @inlinable
+        init(base: IndexingIterator<[(id: Int, handler: Handler)]>) { self.base = base }
+
+        @inlinable
+        package mutating func next() -> Handler? { base.next()?.handler }
+    }
+
+    /// - Complexity: O(1).
+    @inlinable
+    package func makeIterator() -> Iterator { Iterator(base: entries.makeIterator()) }
+
+    /// - Complexity: O(1).
+    @inlinable
+    package var underestimatedCount: Int { entries.count }
 }
 
 extension ObserverList: Sendable where Handler: Sendable {}

@@ -34,7 +34,7 @@ public final class SortedCollection<Model: LiveModelProtocol> {
     @usableFromInline var core: CoreBackend<Model>?
     /// The observers, in the order they were added; they are told in that order.
     var observers = ObserverList<Observer>() {
-        didSet { handlers = Handlers(Array(observers.handlers)) }
+        didSet { handlers = Handlers(Array(observers)) }
     }
     /// The observers in registration order, and their handlers by kind,
     /// rebuilt when observers change.

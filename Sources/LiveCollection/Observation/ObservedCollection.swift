@@ -29,29 +29,55 @@ public final class ObservedCollection<Model: LiveModelProtocol> {
     @ObservationIgnored private var token: ObservationToken?
 
     /// The rows of `collection`, kept up to date until this is released.
-    /// - Complexity: O(n) to build; each change then costs O(n) for the rows
-    ///   array when rows arrive, leave or move, O(t) for t updated rows otherwise.
+    /// - Complexity: O(n) to build; each change then costs O(n) when rows
+    ///   arrive, leave or move, O(t) for t rows updated in place otherwise.
     public init(_ collection: SortedCollection<Model>) {
         self.collection = collection
         rows = collection.models.map { ObservedRow(id: $0.identifier, model: $0) }
         token = collection.observeUpdates { [weak self] update in self?.apply(update) }
     }
 
-    /// Applies one change in the batch contract.
+    /// Applies one change in the batch contract, from the collection as it
+    /// is now: a change made from inside another observer's handler reaches
+    /// observers added after it before the change being told, so positions
+    /// are only trusted where they hold the keys told, and models are read
+    /// from the collection.
     private func apply(_ update: CollectionUpdate<Model>) {
         let batch = update.batch
-        let old = rows
-        // Rows that stay: their objects are kept, with their new models.
-        for (i, position) in batch.updated.enumerated() { old[position].model = update.updatedModels[i] }
-        guard !batch.inserted.isEmpty || !batch.deleted.isEmpty || !batch.moved.isEmpty else { return }
-        for (i, move) in batch.moved.enumerated() { old[move.from].model = update.movedModels[i] }
-        let inserted = update.insertedModels.map { ObservedRow(id: $0.identifier, model: $0) }
-        do {
-            rows = try batch.apply(to: old, inserting: inserted)
-        } catch {
-            // A batch of the collection always applies; should one not, the
-            // rows are read again rather than shown wrong.
-            rows = collection.models.map { ObservedRow(id: $0.identifier, model: $0) }
+        let told = Set(update.updatedModels.map(\.identifier)).union(update.movedModels.map(\.identifier))
+        if batch.inserted.isEmpty && batch.deleted.isEmpty && batch.moved.isEmpty {
+            // In place: only the rows told, found at their positions.
+            let current = rows
+            let inPlace = zip(batch.updated, update.updatedModels).allSatisfy { position, model in
+                position < current.count && current[position].id == model.identifier
+            }
+            if inPlace && current.count == collection.count {
+                for position in batch.updated {
+                    if let model = collection.model(for: current[position].id) { current[position].model = model }
+                }
+                return
+            }
         }
+        reorder(setting: told)
+    }
+
+    /// Takes the collection's order, keeping each key's row object and
+    /// setting the models of `keys`.
+    /// - Complexity: O(n).
+    private func reorder(setting keys: Set<Key>) {
+        var byKey: [Key: ObservedRow<Model>] = [:]
+        byKey.reserveCapacity(rows.count)
+        for row in rows { byKey[row.id] = row }
+        var next: [ObservedRow<Model>] = []
+        next.reserveCapacity(collection.count)
+        for model in collection.models {
+            if let row = byKey[model.identifier] {
+                if keys.contains(model.identifier) { row.model = model }
+                next.append(row)
+            } else {
+                next.append(ObservedRow(id: model.identifier, model: model))
+            }
+        }
+        rows = next
     }
 }

@@ -9,7 +9,7 @@ import Observation
 /// Each row is observable on its own: when a model changes content and
 /// keeps its place, only readers of that row's ``model`` are invalidated,
 /// not the list around it. A row keeps its identity (the same object)
-/// while its model moves.
+/// while its model moves, within a change.
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 @MainActor
 @Observable

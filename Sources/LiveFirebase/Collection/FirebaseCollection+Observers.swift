@@ -42,16 +42,16 @@ extension FirebaseCollection {
 
     func tell(_ events: [ChildEvent], loaded: Bool) {
         if !childObservers.isEmpty {
-            for event in events { for handler in childObservers.handlers { handler(event) } }
+            for event in events { for handler in childObservers { handler(event) } }
         }
-        if !events.isEmpty || loaded { for handler in valueObservers.handlers { handler() } }
+        if !events.isEmpty || loaded { for handler in valueObservers { handler() } }
     }
 
     func tellProgress(_ progress: LoadProgress) {
-        for handler in progressObservers.handlers { handler(progress) }
+        for handler in progressObservers { handler(progress) }
     }
 
     func tellStatus() {
-        for handler in statusObservers.handlers { handler(status) }
+        for handler in statusObservers { handler(status) }
     }
 }

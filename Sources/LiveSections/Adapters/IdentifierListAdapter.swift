@@ -91,13 +91,19 @@ public final class IdentifierListAdapter<Source: IdentifierDataSource> {
         let final = new.map(\.items)
         guard !observers.isEmpty, let states = StagedStep.states(of: stages, from: shown, to: final) else {
             shown = final
-            if !observers.isEmpty { for handler in observers.handlers { handler([]) } }
+            if !observers.isEmpty { for handler in observers { handler([]) } }
             return
         }
         let steps = zip(stages, states).map { stage, next in
             StagedStep(stage: stage, commit: { [weak self] in self?.shown = next })
         }
-        for handler in observers.handlers { handler(steps) }
+        // Each step observer is shown the old state until it commits.
+        let old = shown
+        for handler in observers {
+            shown = old
+            handler(steps)
+        }
+        shown = final
     }
 
     /// Calls `handler` with the steps of every change; the handler must run

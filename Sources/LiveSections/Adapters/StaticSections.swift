@@ -46,7 +46,13 @@ public final class StaticSections<SectionID: Hashable, Item: Hashable> {
         let steps = zip(stages, states).map { stage, next in
             StagedStep(stage: stage, commit: { [weak self] in self?.shown = next })
         }
-        for handler in observers.handlers { handler(steps) }
+        // Each step observer is shown the old state until it commits.
+        let old = shown
+        for handler in observers {
+            shown = old
+            handler(steps)
+        }
+        shown = final
     }
 
     /// Calls `handler` with the steps of every replacement; the handler must

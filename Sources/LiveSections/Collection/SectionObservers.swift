@@ -59,7 +59,7 @@ extension SectionedCollection {
               step: (_ observer: ([StagedStep]) -> Void) -> Void) {
         beginTelling()
         defer { endTelling() }
-        for observer in observers.list.handlers {
+        for observer in observers.list {
             switch observer {
             case .sequential(let handler): for event in events { handler(event) }
             case .staged(let handler): if !stages.isEmpty { handler(stages) }

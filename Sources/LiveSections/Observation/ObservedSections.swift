@@ -20,6 +20,10 @@ import Observation
 /// one that reads it is invalidated once for the whole change (Observation
 /// tells a view once, then it reads everything again).
 ///
+/// A row keeps its object while it moves, across sections too. Make it
+/// outside the sections' own handlers: one made while a change is being
+/// told starts from what is shown, and that change is not told to it.
+///
 /// Lives on the main actor, like its collection. It holds one small object
 /// per row and per section: O(n) memory beside the collection.
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
@@ -30,7 +34,10 @@ public final class ObservedSections<Model: LiveModelProtocol, Section: Hashable 
     public private(set) var sections: [ObservedSection<Model, Section>]
     /// The sectioned collection shown.
     @ObservationIgnored public let source: SectionedCollection<Model, Section>
-    @ObservationIgnored private var token: ObservationToken?
+    @ObservationIgnored private var tokens: [ObservationToken] = []
+    /// The rows that left during the change being applied, by key: a key
+    /// that comes back in the same change (it moved) keeps its row object.
+    @ObservationIgnored private var leaving: [Key: ObservedRow<Model>] = [:]
 
     /// The sections of `source`, kept up to date until this is released.
     /// - Complexity: O(n) to build; then O(r) per change for a section of
@@ -42,21 +49,25 @@ public final class ObservedSections<Model: LiveModelProtocol, Section: Hashable 
                 ObservedRow(id: key, model: source[RowPath(section: s, row: r)])
             })
         }
-        token = source.observe { [weak self] change in self?.apply(change) }
+        // Registered together: a change's sequential events, then its
+        // stages, which end it.
+        tokens.append(source.observe { [weak self] change in self?.apply(change) })
+        tokens.append(source.observeStages { [weak self] _ in self?.leaving.removeAll() })
     }
 
     /// Applies one change in the sequential contract.
     private func apply(_ change: SectionedChange<Model, Section>) {
         switch change {
         case .sectionInserted(let section, let at, let models):
-            let rows = models.map { ObservedRow(id: $0.identifier, model: $0) }
+            let rows = models.map(row)
             sections.insert(ObservedSection(id: section, title: source.title(of: section), rows: rows), at: at)
         case .sectionRemoved(_, let at):
-            sections.remove(at: at)
+            for row in sections.remove(at: at).rows { leaving[row.id] = row }
         case .rowInserted(let model, let path):
-            sections[path.section].rows.insert(ObservedRow(id: model.identifier, model: model), at: path.row)
+            sections[path.section].rows.insert(row(model), at: path.row)
         case .rowRemoved(_, let path):
-            sections[path.section].rows.remove(at: path.row)
+            let row = sections[path.section].rows.remove(at: path.row)
+            leaving[row.id] = row
         case .rowUpdated(let model, let path):
             sections[path.section].rows[path.row].model = model
         case .rowMoved(let model, let from, let to):
@@ -64,5 +75,14 @@ public final class ObservedSections<Model: LiveModelProtocol, Section: Hashable 
             row.model = model
             sections[to.section].rows.insert(row, at: to.row)
         }
+    }
+
+    /// The row of `model`: the one it had if it left earlier in this change.
+    private func row(_ model: Model) -> ObservedRow<Model> {
+        guard let row = leaving.removeValue(forKey: model.identifier) else {
+            return ObservedRow(id: model.identifier, model: model)
+        }
+        row.model = model
+        return row
     }
 }
