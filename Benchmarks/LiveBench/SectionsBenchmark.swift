@@ -4,8 +4,8 @@ import LiveSections
 
 enum SectionsBenchmark {
     struct Case {
-        var old: [SectionSnapshot<Int, Int>]
-        var new: [SectionSnapshot<Int, Int>]
+        var old: [SectionItems<Int, Int>]
+        var new: [SectionItems<Int, Int>]
         /// Whether item i was updated, by item id (ids are 0 ..< rows + inserts).
         var updated: [Bool]
     }
@@ -15,7 +15,7 @@ enum SectionsBenchmark {
     static func makeCase(rows: Int, sections: Int, seed: UInt64) -> Case {
         var r = SplitMix64(seed: seed)
         let perSection = rows / sections
-        let old = (0..<sections).map { s in SectionSnapshot(id: s, items: Array((s * perSection)..<((s + 1) * perSection))) }
+        let old = (0..<sections).map { s in SectionItems(id: s, items: Array((s * perSection)..<((s + 1) * perSection))) }
         var new = old
         let tenth = rows / 10
         func randomSlot() -> (Int, Int) {

@@ -201,9 +201,9 @@ struct JSONValueMemberNameTests {
         #expect(reversed.jsonText(sortedKeys: true) == parsed.jsonText(sortedKeys: true))
         // Nested members and paths through them.
         let nested = try JSONValue(parsing: #"{"\u00e9": {"e\u0301": 1}, "e\u0301": {"\u00e9": 2}}"#)
-        #expect(nested[path: Path("e\u{301}/\u{E9}")] == 2)
-        #expect(nested[path: Path("\u{E9}/e\u{301}")] == 1)
-        #expect(nested[path: Path("\u{E9}/\u{E9}")] == nil)
+        #expect(nested[path: DatabasePath("e\u{301}/\u{E9}")] == 2)
+        #expect(nested[path: DatabasePath("\u{E9}/e\u{301}")] == 1)
+        #expect(nested[path: DatabasePath("\u{E9}/\u{E9}")] == nil)
     }
 
     @Test("building, removing, equality and hashing by exact member names")

@@ -99,25 +99,25 @@ struct KeyTests {
     }
 }
 
-@Suite("Path")
+@Suite("DatabasePath")
 struct PathTests {
     @Test("parsing and printing")
     func parsing() throws {
-        #expect(Path("/a/b").keys == ["a", "b"])
-        #expect(Path("a/b/").description == "/a/b")
-        #expect(Path("//a//b//").keys == ["a", "b"])
+        #expect(DatabasePath("/a/b").keys == ["a", "b"])
+        #expect(DatabasePath("a/b/").description == "/a/b")
+        #expect(DatabasePath("//a//b//").keys == ["a", "b"])
         let combining = "a/\u{301}b"  // "/" + U+0301 is one Character
-        #expect(try Path(combining).keys.map(\.string) == ["a", "\u{301}b"])
-        #expect(Path("/").isRoot)
-        #expect(Path("").isRoot)
-        #expect(Path.root.description == "/")
-        let p: Path = "/users/ada/score"
+        #expect(try DatabasePath(combining).keys.map(\.string) == ["a", "\u{301}b"])
+        #expect(DatabasePath("/").isRoot)
+        #expect(DatabasePath("").isRoot)
+        #expect(DatabasePath.root.description == "/")
+        let p: DatabasePath = "/users/ada/score"
         #expect(p.depth == 3)
         #expect(p.lastKey == "score")
         #expect(p.parent == "/users/ada")
-        #expect(Path.root.parent == nil)
-        #expect(try Path.root.child("x").child(Key("y")) == "/x/y")
-        #expect(try p.appending(Path("a/b")) == "/users/ada/score/a/b")
+        #expect(DatabasePath.root.parent == nil)
+        #expect(try DatabasePath.root.child("x").child(Key("y")) == "/x/y")
+        #expect(try p.appending(DatabasePath("a/b")) == "/users/ada/score/a/b")
         #expect(p.starts(with: "/users"))
         #expect(!p.starts(with: "/user"))
         #expect(p.relative(to: "/users") == "/ada/score")
@@ -128,21 +128,21 @@ struct PathTests {
     func invalid() throws {
         #expect(throws: KeyError(key: "/a/b.c", isPath: true, reason: .forbiddenCharacter("."), position: 4)) {
             let text = "/a/b.c"
-            return try Path(text)
+            return try DatabasePath(text)
         }
         let deep = (0...32).map { "k\($0)" }.joined(separator: "/")
         do {
-            _ = try Path(deep)
+            _ = try DatabasePath(deep)
             Issue.record("33 segments accepted")
         } catch {
             #expect(error.reason == .tooDeep(depth: 33, limit: 32))
         }
         let keys = try (0..<32).map { try Key("k\($0)") }
-        let full = try Path(keys)
+        let full = try DatabasePath(keys)
         #expect(throws: KeyError.self) { try full.child("one-more") }
         let long = String(repeating: "a", count: 800)
         do {
-            _ = try Path("/" + long)
+            _ = try DatabasePath("/" + long)
             Issue.record("long path accepted")
         } catch {
             #expect(error.reason == .tooLong(byteCount: 801, limit: 768))

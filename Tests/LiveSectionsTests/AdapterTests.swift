@@ -8,12 +8,12 @@ import Testing
 struct AdapterTests {
     @Test("nothing incremental before the view is ready; the first load is one reload; every later batch passes UIKit's rules")
     func readyGateAndChecking() throws {
-        let data = StaticSections<Int, Int>([SectionSnapshot(id: 0, items: [1, 2, 3])])
+        let data = StaticSections<Int, Int>([SectionItems(id: 0, items: [1, 2, 3])])
         let target = CheckingListTarget(counts: { data.counts })
         let connector = ListConnector(target: target)
         let token = data.observeSteps { connector.apply($0) }
         defer { token.cancel() }
-        try data.replace(with: [SectionSnapshot(id: 0, items: [3, 1]), SectionSnapshot(id: 1, items: [9])])
+        try data.replace(with: [SectionItems(id: 0, items: [3, 1]), SectionItems(id: 1, items: [9])])
         #expect(target.reloads == 0 && target.batches == 0)
         connector.isReady = true
         #expect(target.reloads == 1 && target.shown == [2, 1])
@@ -23,7 +23,7 @@ struct AdapterTests {
         var next = 100
         for _ in 0..<2_000 {
             var sections = data.sections
-            if sections.isEmpty || r.below(8) == 0 { sections.insert(SectionSnapshot(id: next, items: []), at: r.below(sections.count + 1)); next += 1 }
+            if sections.isEmpty || r.below(8) == 0 { sections.insert(SectionItems(id: next, items: []), at: r.below(sections.count + 1)); next += 1 }
             for _ in 0..<r.below(6) {
                 let s = r.below(sections.count)
                 switch r.below(3) {
@@ -58,8 +58,8 @@ struct AdapterTests {
 
     @Test("duplicate items are refused and nothing changes")
     func duplicates() {
-        let data = StaticSections<Int, Int>([SectionSnapshot(id: 0, items: [1])])
-        #expect(throws: SectionedDiffError.self) { try data.replace(with: [SectionSnapshot(id: 0, items: [1, 1])]) }
+        let data = StaticSections<Int, Int>([SectionItems(id: 0, items: [1])])
+        #expect(throws: SectionedDiffError.self) { try data.replace(with: [SectionItems(id: 0, items: [1, 1])]) }
         #expect(data.counts == [1])
     }
 }

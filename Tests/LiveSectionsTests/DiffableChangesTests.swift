@@ -72,7 +72,7 @@ struct DiffableChangesTests {
         }
         #expect(told.count == 1)
         #expect(told.first?.changedKeys == ["a"])
-        #expect(told.first?.sections == [SectionSnapshot(id: 1, items: ["b", "a"]), SectionSnapshot(id: 2, items: ["c"])])
+        #expect(told.first?.sections == [SectionItems(id: 1, items: ["b", "a"]), SectionItems(id: 2, items: ["c"])])
         withExtendedLifetime(changes) {}
     }
 

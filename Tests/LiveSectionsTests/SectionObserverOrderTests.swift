@@ -63,3 +63,25 @@ struct SectionObserverOrderTests {
         withExtendedLifetime((first, second)) {}
     }
 }
+
+@MainActor
+@Suite("Adapters: each step observer sees the state before the change")
+struct AdapterStepObserverTests {
+    @Test("StaticSections with two step observers: each is shown the old counts until it commits")
+    func staticSections() throws {
+        let list = StaticSections<String, String>([SectionItems(id: "s", items: ["a"])])
+        var seen: [(before: [Int], after: [Int])] = []
+        let observe = {
+            list.observeSteps { steps in
+                let before = list.counts
+                for step in steps { step.commit() }
+                seen.append((before, list.counts))
+            }
+        }
+        let first = observe(), second = observe()
+        try list.replace(with: [SectionItems(id: "s", items: ["a", "b"]), SectionItems(id: "t", items: ["c"])])
+        #expect(seen.count == 2)
+        for s in seen { #expect(s.before == [1] && s.after == [2, 1], "\(seen)") }
+        withExtendedLifetime((first, second)) {}
+    }
+}

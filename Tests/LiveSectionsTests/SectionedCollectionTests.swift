@@ -98,7 +98,7 @@ struct SectionedCollectionTests {
             var groups: [Int: [Key]] = [:]
             for m in collection.models { groups[m.group, default: []].append(m.identifier) }
             let ids = groups.keys.sorted(by: descending ? (>) : (<))
-            let expected = ids.map { SectionSnapshot(id: $0, items: groups[$0]!) }
+            let expected = ids.map { SectionItems(id: $0, items: groups[$0]!) }
             let context = "seed \(seed) step \(step)"
             guard problem == nil else { Issue.record("\(context): \(problem!)"); return }
             guard windowProblem == nil else { Issue.record("\(context): \(windowProblem!)"); return }

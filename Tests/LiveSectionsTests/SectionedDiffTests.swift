@@ -7,7 +7,7 @@ import Testing
 
 // MARK: - Helpers
 
-private typealias Snapshot = [SectionSnapshot<Int, Int>]
+private typealias Snapshot = [SectionItems<Int, Int>]
 
 /// The generator of case `index` of a run seeded with `seed`.
 private func caseRandom(_ seed: UInt64, _ index: Int) -> SplitMix64 {
@@ -16,7 +16,7 @@ private func caseRandom(_ seed: UInt64, _ index: Int) -> SplitMix64 {
 }
 
 private func snapshot(_ sections: [(Int, [Int])]) -> Snapshot {
-    sections.map { SectionSnapshot(id: $0.0, items: $0.1) }
+    sections.map { SectionItems(id: $0.0, items: $0.1) }
 }
 
 /// Length of a longest strictly increasing subsequence, by the O(n²) definition.
@@ -113,7 +113,7 @@ private struct RandomCase {
         for id in 0..<sectionCount {
             // Skewed towards short sections so that 100,000 cases stay fast in debug builds.
             let rows = Int.random(in: 0...Int.random(in: 0...maxRows, using: &rng), using: &rng)
-            old.append(SectionSnapshot(id: id, items: Array(nextItem..<nextItem + rows)))
+            old.append(SectionItems(id: id, items: Array(nextItem..<nextItem + rows)))
             nextItem += rows
         }
         let deleteSection = rate(), moveSection = rate(), deleteItem = rate(), moveWithin = rate()
@@ -156,7 +156,7 @@ private struct RandomCase {
                 rows[id]!.insert(item, at: Int.random(in: 0...rows[id]!.count, using: &rng))
             }
         }
-        let new = ids.map { SectionSnapshot(id: $0, items: rows[$0]!) }
+        let new = ids.map { SectionItems(id: $0, items: rows[$0]!) }
         let oldItems = Set(old.flatMap(\.items))
         var updated: Set<Int> = []
         for section in new {
@@ -372,7 +372,7 @@ struct SectionedDiffTests {
         for (old, new, error) in cases {
             #expect(throws: error) { try SectionedDiff.stages(from: old, to: new, isUpdated: { _ in false }) }
         }
-        let strings = [SectionSnapshot(id: "a", items: ["x", "x"])]
+        let strings = [SectionItems(id: "a", items: ["x", "x"])]
         #expect(throws: SectionedDiffError.duplicateItemID(
             "\"x\"", in: .old, first: RowPath(section: 0, row: 0), second: RowPath(section: 0, row: 1))) {
             try SectionedDiff.stages(from: strings, to: [], isUpdated: { _ in false })

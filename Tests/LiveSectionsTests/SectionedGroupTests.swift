@@ -22,7 +22,7 @@ private struct StageEffect: Equatable {
     var deletedSections = Set<Int>(), insertedSections = Set<Int>()
     var final: [[Key]] = []
 
-    init(_ stages: [BatchStage], old: [SectionSnapshot<Int, Key>], new: [SectionSnapshot<Int, Key>]) throws {
+    init(_ stages: [BatchStage], old: [SectionItems<Int, Key>], new: [SectionItems<Int, Key>]) throws {
         var state = old.map(\.items)
         let ids = old.map(\.id) // only a first stage deletes sections
         for stage in stages {
@@ -99,7 +99,7 @@ struct SectionedGroupTests {
             var groups: [Int: [Key]] = [:]
             for m in collection.models { groups[m.group, default: []].append(m.identifier) }
             let ids = groups.keys.sorted(by: descending ? (>) : (<))
-            guard new == ids.map({ SectionSnapshot(id: $0, items: groups[$0]!) }) else {
+            guard new == ids.map({ SectionItems(id: $0, items: groups[$0]!) }) else {
                 Issue.record("\(context): sections differ from the grouping"); return
             }
             // The old semantics: a full diff of both snapshots.

@@ -22,10 +22,10 @@ struct SectionedSoakTests {
         for index in 0..<TestScale.count(100_000) {
             // Old: up to 20 sections of up to 50 rows (mostly short).
             var nextItem = 0, nextSection = 0
-            var old: [SectionSnapshot<Int, Int>] = []
+            var old: [SectionItems<Int, Int>] = []
             for _ in 0..<below(21) {
                 let rows = below(4) == 0 ? below(51) : below(6)
-                old.append(SectionSnapshot(id: nextSection, items: Array(nextItem..<(nextItem + rows))))
+                old.append(SectionItems(id: nextSection, items: Array(nextItem..<(nextItem + rows))))
                 nextSection += 1
                 nextItem += rows
             }
@@ -33,7 +33,7 @@ struct SectionedSoakTests {
             var new = old.filter { _ in below(8) != 0 }
             if new.count > 1, below(3) == 0 { new.swapAt(below(new.count), below(new.count)) }
             for _ in 0..<below(3) {
-                new.insert(SectionSnapshot(id: nextSection, items: Array(nextItem..<(nextItem + below(4)))), at: below(new.count + 1))
+                new.insert(SectionItems(id: nextSection, items: Array(nextItem..<(nextItem + below(4)))), at: below(new.count + 1))
                 nextItem += 4
                 nextSection += 1
             }

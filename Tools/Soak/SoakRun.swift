@@ -109,7 +109,7 @@ struct SoakRun {
 
     /// One random event, its JSON text, and how it changes the model.
     private func randomEvent(_ rng: inout SplitMix64, model: JSONObject)
-        -> ((kind: StreamPayload.Kind, path: Path), String, (inout JSONObject) -> Void) {
+        -> ((kind: StreamPayload.Kind, path: DatabasePath), String, (inout JSONObject) -> Void) {
         func key(_ rng: inout SplitMix64) -> String { "k\(Int.random(in: 0..<keys, using: &rng))" }
         func child(_ rng: inout SplitMix64) -> JSONValue {
             .object(["s": .number(Double(Int.random(in: 0..<50, using: &rng))), "g": .string("g\(Int.random(in: 0..<10, using: &rng))")])
@@ -124,13 +124,13 @@ struct SoakRun {
             return ((.put, .root), value.jsonText(), { $0 = fresh })
         case 1..<500:
             let k = key(&rng), value = child(&rng)
-            return ((.put, try! Path("/" + k)), value.jsonText(), { $0[k] = value })
+            return ((.put, try! DatabasePath("/" + k)), value.jsonText(), { $0[k] = value })
         case 500..<750:
             let k = key(&rng)
-            return ((.put, try! Path("/" + k)), "null", { $0.removeValue(forKey: k) })
+            return ((.put, try! DatabasePath("/" + k)), "null", { $0.removeValue(forKey: k) })
         case 750..<850:
             let k = key(&rng), s = Double(Int.random(in: 0..<50, using: &rng))
-            return ((.put, try! Path("/\(k)/s")), JSONValue.number(s).jsonText(), { model in
+            return ((.put, try! DatabasePath("/\(k)/s")), JSONValue.number(s).jsonText(), { model in
                 if case .object(var o)? = model[k] { o["s"] = .number(s); model[k] = .object(o) } else { model[k] = .object(["s": .number(s)]) }
             })
         default:

@@ -31,7 +31,7 @@ public final class CollectionFeed<Source: ModelDataSource> {
     }
 
     /// Number of preparations in flight.
-    public var pendingCount: Int { pending.count }
+    package var pendingCount: Int { pending.count }
 
     /// A child was added or changed. Snapshots without a key are ignored.
     public func receive(_ snapshot: Snapshot) {
@@ -194,7 +194,7 @@ public final class CollectionFeed<Source: ModelDataSource> {
     }
 
     /// Returns once no preparation is pending.
-    public func settle() async {
+    package func settle() async {
         while !pending.isEmpty {
             await withCheckedContinuation { idleWaiters.append($0) }
         }

@@ -24,7 +24,7 @@ extension FirebaseCollection {
     ///     of `json`, each a relative path, into it.
     /// - Throws: ``DatabaseError/invalidValue(_:)`` with the parser's
     ///   position when `json` is not valid; nothing is changed then.
-    public func receive(_ kind: StreamPayload.Kind, at path: Path, json: String) async throws(DatabaseError) {
+    public func receive(_ kind: StreamPayload.Kind, at path: DatabasePath, json: String) async throws(DatabaseError) {
         // The data alone first, so an error's line and column are the data's.
         do { _ = try JSONValue(parsing: json) } catch { throw .invalidValue(error.description) }
         let wrapped = #"{"path":"# + JSONValue.string(path.description).jsonText() + #","data":"# + json + "}"

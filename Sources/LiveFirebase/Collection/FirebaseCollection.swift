@@ -41,7 +41,7 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     /// The models, in query order.
     public let collection: SortedCollection<Model>
     /// The feed turning children into models through the data source.
-    public let feed: CollectionFeed<Source>
+    package let feed: CollectionFeed<Source>
     /// Where listening stands.
     public internal(set) var status: CollectionStatus = .stopped { didSet { if status != oldValue { tellStatus() } } }
     /// Number of pages asked for (``LoadMode/paged(size:)`` only; 1 otherwise).

@@ -108,7 +108,7 @@ public final class JoinedCollection<Model: LiveModelProtocol> {
 
     private func openData(_ key: Key) {
         let reference: DatabaseReference
-        do { reference = try data.child(Path([key])) } catch {
+        do { reference = try data.child(DatabasePath([key])) } catch {
             setRow(key, JoinedChild(identifier: key, state: .failed(error)))
             return
         }

@@ -23,7 +23,7 @@ extension DatabaseClient {
     ///   refuses, or any error of a request (see ``DatabaseClient``).
     /// - Complexity: One request; O(size of the answer) to parse it, plus
     ///   O(n log n) for n children when the query is applied here.
-    public func get(_ path: Path = .root, query: DatabaseQuery? = nil) async throws(DatabaseError) -> Snapshot {
+    public func get(_ path: DatabasePath = .root, query: DatabaseQuery? = nil) async throws(DatabaseError) -> Snapshot {
         let query = try query?.validated()
         let absolute = try absolute(path)
         let parameters = (query?.restParameters ?? []) + [("format", "export")]
@@ -40,7 +40,7 @@ extension DatabaseClient {
     /// - Throws: ``DatabaseError/invalidResponse(_:)`` when the server sends
     ///   no ETag, or any error of a request.
     /// - Complexity: One request; O(size of the answer).
-    public func getWithETag(_ path: Path = .root) async throws(DatabaseError) -> (snapshot: Snapshot, etag: String) {
+    public func getWithETag(_ path: DatabasePath = .root) async throws(DatabaseError) -> (snapshot: Snapshot, etag: String) {
         let absolute = try absolute(path)
         let response = try await send(RESTClientRequest(method: "GET", path: absolute, parameters: [("format", "export")],
                                                   headers: [("X-Firebase-ETag", "true")]))
@@ -57,7 +57,7 @@ extension DatabaseClient {
     ///   children at `path`.
     /// - Throws: Any error of a request.
     /// - Complexity: One request; O(number of children).
-    public func getShallow(_ path: Path = .root) async throws(DatabaseError) -> Snapshot {
+    public func getShallow(_ path: DatabasePath = .root) async throws(DatabaseError) -> Snapshot {
         let absolute = try absolute(path)
         let response = try await send(RESTClientRequest(method: "GET", path: absolute, parameters: [("shallow", "true")]))
         return try response.snapshot(key: absolute.lastKey, order: .key)

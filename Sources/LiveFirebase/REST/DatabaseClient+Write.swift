@@ -22,7 +22,7 @@ extension DatabaseClient {
     ///   store (a non-finite number, an invalid key); any error of a request.
     /// - Complexity: One request; O(size of the value) to encode it.
     @discardableResult
-    public func set(_ value: JSONValue, at path: Path = .root, ifMatch etag: String? = nil)
+    public func set(_ value: JSONValue, at path: DatabasePath = .root, ifMatch etag: String? = nil)
         async throws(DatabaseError) -> String?
     {
         try RESTValueCheck.check(value)
@@ -32,7 +32,7 @@ extension DatabaseClient {
     /// Replaces the data at `path` with `value` and gives it `priority` (no
     /// priority when `nil`); see ``set(_:at:ifMatch:)``.
     @discardableResult
-    public func set(_ value: JSONValue, priority: Priority?, at path: Path = .root, ifMatch etag: String? = nil)
+    public func set(_ value: JSONValue, priority: Priority?, at path: DatabasePath = .root, ifMatch etag: String? = nil)
         async throws(DatabaseError) -> String?
     {
         try await set(RESTValueCheck.withPriority(value, priority), at: path, ifMatch: etag)
@@ -46,7 +46,7 @@ extension DatabaseClient {
     ///   a value the database cannot store; the server refuses (`400`) two
     ///   keys of which one is inside the other; any error of a request.
     /// - Complexity: One request; O(total size of the values).
-    public func update(_ values: [Path: JSONValue], at path: Path = .root) async throws(DatabaseError) {
+    public func update(_ values: [DatabasePath: JSONValue], at path: DatabasePath = .root) async throws(DatabaseError) {
         // Member names stay exactly as given, even two that differ only by
         // Unicode canonical equivalence (see JSONObject).
         var body = JSONObject(minimumCapacity: values.count)
@@ -66,7 +66,7 @@ extension DatabaseClient {
     ///   key; any error of a request.
     /// - Complexity: One request; O(size of the value).
     @discardableResult
-    public func push(_ value: JSONValue, at path: Path = .root) async throws(DatabaseError) -> Key {
+    public func push(_ value: JSONValue, at path: DatabasePath = .root) async throws(DatabaseError) -> Key {
         try RESTValueCheck.check(value)
         let absolute = try absolute(path)
         let response = try await send(RESTClientRequest(method: "POST", path: absolute, body: Data(value.jsonBytes())))
@@ -83,14 +83,14 @@ extension DatabaseClient {
     ///   when `etag` no longer matches (nothing is removed); any error of a
     ///   request.
     /// - Complexity: One request.
-    public func remove(at path: Path = .root, ifMatch etag: String? = nil) async throws(DatabaseError) {
+    public func remove(at path: DatabasePath = .root, ifMatch etag: String? = nil) async throws(DatabaseError) {
         _ = try await write("DELETE", path: path, body: nil, ifMatch: etag)
     }
 
     /// Sends a write. Without a condition the answer is silent
     /// (`print=silent`); a conditional write asks for the value, so that a
     /// mismatch comes with the current one. A `PUT` asks for the new ETag.
-    private func write(_ method: String, path: Path, body: Data?, ifMatch etag: String?)
+    private func write(_ method: String, path: DatabasePath, body: Data?, ifMatch etag: String?)
         async throws(DatabaseError) -> RESTClientResponse
     {
         let absolute = try absolute(path)

@@ -58,7 +58,7 @@ public struct DatabaseClient: Sendable {
     /// The absolute path of `relative`.
     /// - Throws: ``DatabaseError/invalidURL(_:reason:)`` when the joined path
     ///   is deeper or longer than a path may be.
-    func absolute(_ relative: Path) throws(DatabaseError) -> Path {
+    func absolute(_ relative: DatabasePath) throws(DatabaseError) -> DatabasePath {
         do {
             return try reference.path.appending(relative)
         } catch {

@@ -11,7 +11,7 @@ struct RESTClientRequest: Sendable {
     /// `GET`, `PUT`, `PATCH`, `POST` or `DELETE`.
     var method: String
     /// The location, from the database root.
-    var path: Path
+    var path: DatabasePath
     /// Query parameters besides the credential and `ns`.
     var parameters: [(name: String, value: String)] = []
     /// Extra headers (`X-Firebase-ETag`, `if-match`).

@@ -12,11 +12,11 @@ public struct DatabaseReference: Sendable, CustomStringConvertible {
     /// The database.
     public let database: DatabaseURL
     /// The location in it.
-    public let path: Path
+    public let path: DatabasePath
     /// How requests are authorised.
     public let credentials: Credentials
 
-    public init(database: DatabaseURL, path: Path = .root, credentials: Credentials = .none) {
+    public init(database: DatabaseURL, path: DatabasePath = .root, credentials: Credentials = .none) {
         self.database = database
         self.path = path
         self.credentials = credentials
@@ -27,16 +27,16 @@ public struct DatabaseReference: Sendable, CustomStringConvertible {
     ///   path (the path's ``KeyError`` is described in the reason).
     public init(url: String, path: String = "/", credentials: Credentials = .none) throws(DatabaseError) {
         let database = try DatabaseURL(url)
-        let parsed: Path
-        do { parsed = try Path(path) } catch { throw .invalidURL(path, reason: error.description) }
+        let parsed: DatabasePath
+        do { parsed = try DatabasePath(path) } catch { throw .invalidURL(path, reason: error.description) }
         self.init(database: database, path: parsed, credentials: credentials)
     }
 
     /// The reference to a location below this one.
     /// - Throws: ``DatabaseError/invalidURL(_:reason:)`` when the joined
     ///   path would be deeper than 32 segments or longer than 768 bytes.
-    public func child(_ relative: Path) throws(DatabaseError) -> DatabaseReference {
-        let joined: Path
+    public func child(_ relative: DatabasePath) throws(DatabaseError) -> DatabaseReference {
+        let joined: DatabasePath
         do { joined = try path.appending(relative) } catch {
             throw .invalidURL("\(path)\(relative.isRoot ? "" : relative.description)", reason: error.description)
         }

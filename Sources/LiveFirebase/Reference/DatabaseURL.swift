@@ -44,7 +44,7 @@ public struct DatabaseURL: Sendable, Hashable, CustomStringConvertible {
             host = String(host.dropFirst().dropLast())
         }
         guard components.path.isEmpty || components.path == "/" else {
-            throw .invalidURL(shown, reason: "a database URL has no path; give the location as a Path")
+            throw .invalidURL(shown, reason: "a database URL has no path; give the location as a DatabasePath")
         }
         guard components.fragment == nil, components.user == nil, components.password == nil else {
             throw .invalidURL(shown, reason: "no fragment or user information is allowed")
@@ -92,7 +92,7 @@ public struct DatabaseURL: Sendable, Hashable, CustomStringConvertible {
     /// The REST URL of `path`: `<base>/<path>.json?<parameters>[&ns=…]`,
     /// every key and parameter percent-encoded.
     /// - Complexity: O(length of the path and parameters).
-    public func restURL(for path: Path, parameters: [(name: String, value: String)] = []) -> URL {
+    public func restURL(for path: DatabasePath, parameters: [(name: String, value: String)] = []) -> URL {
         var text = base + "/" + path.keys.map { QueryEncoding.percentEncode($0.string) }.joined(separator: "/") + ".json"
         var items = parameters
         if let namespace { items.append(("ns", namespace)) }

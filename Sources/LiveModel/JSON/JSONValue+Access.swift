@@ -106,7 +106,7 @@ extension JSONValue {
     /// value itself; a path that is missing or passes through a primitive is
     /// `nil`, which Firebase reads as null.
     /// - Complexity: O(depth of the path).
-    public subscript(path path: Path) -> JSONValue? {
+    public subscript(path path: DatabasePath) -> JSONValue? {
         var current = self
         for key in path.keys {
             guard let next = current[key.string] else { return nil }

@@ -11,7 +11,7 @@ public enum QueryOrder: Sendable, Hashable {
     case value
     /// By the value at a relative path inside each child, `orderByChild`.
     /// A missing path, or one passing through a primitive, is null.
-    case child(Path)
+    case child(DatabasePath)
 
     /// The sort value of a child under this order.
     ///

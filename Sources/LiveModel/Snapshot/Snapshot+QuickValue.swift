@@ -12,7 +12,7 @@ extension Snapshot {
     /// ``child(at:)`` then. Wherever it answers, it equals
     /// `child(at: path).value`.
     /// - Complexity: O(size of the child's text), without building a value.
-    package func quickValue(at path: Path) -> JSONValue? {
+    package func quickValue(at path: DatabasePath) -> JSONValue? {
         guard case .child(let document, let index) = location else { return nil }
         // A path of one key (the usual section or order child) is its
         // key's bytes: no text is made for it.

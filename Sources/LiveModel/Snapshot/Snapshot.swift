@@ -120,10 +120,10 @@ public struct Snapshot: Sendable {
         return Snapshot(location: .child(document, index), key: key)
     }
 
-    /// The snapshot at a relative path below this one (``Path/root`` is this
+    /// The snapshot at a relative path below this one (``DatabasePath/root`` is this
     /// snapshot); absent when any segment is missing.
     /// - Complexity: ``child(_:)`` once per segment.
-    public func child(at path: Path) -> Snapshot {
+    public func child(at path: DatabasePath) -> Snapshot {
         var current = self
         for key in path.keys {
             current = current.child(key)
@@ -133,7 +133,7 @@ public struct Snapshot: Sendable {
     }
 
     /// Whether there is data at a relative path below this one.
-    public func hasChild(at path: Path) -> Bool { child(at: path).exists }
+    public func hasChild(at path: DatabasePath) -> Bool { child(at: path).exists }
 
     /// Decodes the value as `type` (see ``JSONValueDecoder`` for the rules).
     /// - Throws: `DecodingError` when the value does not fit `type`.

@@ -103,7 +103,7 @@ final class SnapshotDocument: @unchecked Sendable {
         var length = 0
         let bytes = lc_doc_key(pointer, i, &length)
         if !keysArePaths { return Key(uncheckedUTF8: bytes, count: length) }
-        return Path(validatedText: String(utf8: bytes, count: length)).lastKey
+        return DatabasePath(validatedText: String(utf8: bytes, count: length)).lastKey
     }
 
     /// The index of the child whose key is `key`, or `nil`.

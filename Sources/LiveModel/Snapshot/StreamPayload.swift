@@ -21,8 +21,8 @@ public struct StreamPayload: Sendable {
     /// ``StreamPayload/path`` becomes ``value`` (deleted when it does not
     /// exist).
     public struct Update: Sendable {
-        /// Where, relative to the payload's path (``Path/root`` for a put).
-        public let path: Path
+        /// Where, relative to the payload's path (``DatabasePath/root`` for a put).
+        public let path: DatabasePath
         /// The new value; ``Snapshot/exists`` is `false` for a deletion.
         public let value: Snapshot
     }
@@ -30,13 +30,13 @@ public struct StreamPayload: Sendable {
     /// Which event this is.
     public let kind: Kind
     /// The location the event is about.
-    public let path: Path
+    public let path: DatabasePath
     /// For a put, the new value at ``path`` (its key is the path's last
     /// key); for a patch, the object of changes, whose children are keyed by
     /// the last key of their relative path — read ``updates`` for the paths.
     public let data: Snapshot
 
-    /// The event as replacements: for a put, one at ``Path/root`` with
+    /// The event as replacements: for a put, one at ``DatabasePath/root`` with
     /// ``data``; for a patch, one per member of the data (members that are
     /// `null` or empty are deletions).
     public let updates: [Update]
@@ -75,7 +75,7 @@ public struct StreamPayload: Sendable {
             lc_payload_release(&payload)
             throw ParseError(error)
         }
-        let path = Path(validatedText: String(utf8: payload.path, count: payload.path_len))
+        let path = DatabasePath(validatedText: String(utf8: payload.path, count: payload.path_len))
         // Take the document; free only the path.
         payload.data = nil
         lc_payload_release(&payload)
@@ -97,7 +97,7 @@ public struct StreamPayload: Sendable {
     private static func patchUpdates(_ document: SnapshotDocument) -> [Update] {
         guard document.hasChildren else { return [] }
         return (0..<document.count).map { i in
-            let relative = Path(validatedText: document.keyText(at: i))
+            let relative = DatabasePath(validatedText: document.keyText(at: i))
             guard !document.isNullMember(at: i) else {
                 return Update(path: relative, value: .absent(key: relative.lastKey))
             }

@@ -5,14 +5,14 @@ import LiveModel
 /// A REPL command. Paths are relative to the listened location.
 public enum Command: Sendable, Equatable {
     /// Inject a `put` as if the server had sent it.
-    case put(Path, JSONValue, json: String)
+    case put(DatabasePath, JSONValue, json: String)
     /// Inject a `patch` as if the server had sent it.
-    case patch(Path, JSONValue, json: String)
+    case patch(DatabasePath, JSONValue, json: String)
     /// Write through the server: set, update (multi-path), push, remove.
-    case set(Path, JSONValue)
-    case update(Path, [Path: JSONValue])
-    case push(Path, JSONValue)
-    case remove(Path)
+    case set(DatabasePath, JSONValue)
+    case update(DatabasePath, [DatabasePath: JSONValue])
+    case push(DatabasePath, JSONValue)
+    case remove(DatabasePath)
     /// Print the sections and rows.
     case show
     /// Print the query, or replace it (and the sections) with these options.

@@ -34,9 +34,9 @@ public enum CommandParser {
             guard case .object(let members) = value, !members.isEmpty else {
                 throw .usage(command: word, problem: "the value must be an object of relative paths", usage: usage(of: word))
             }
-            var writes: [Path: JSONValue] = [:]
+            var writes: [DatabasePath: JSONValue] = [:]
             for (name, member) in members {
-                do { writes[try Path(name)] = member } catch {
+                do { writes[try DatabasePath(name)] = member } catch {
                     throw .invalidPath(name, column: start, reason: LineScanner.reason(error))
                 }
             }

@@ -28,12 +28,12 @@ struct LineScanner {
     }
 
     /// A path relative to the listened location (`/` is the location itself).
-    mutating func path(command: String) throws(REPLError) -> Path {
+    mutating func path(command: String) throws(REPLError) -> DatabasePath {
         guard let (text, column) = word() else {
             throw .usage(command: command, problem: "a path is missing", usage: usage(of: command))
         }
         do {
-            return try Path(text)
+            return try DatabasePath(text)
         } catch {
             throw .invalidPath(text, column: column + characterOffset(in: text, byte: error.position),
                                reason: Self.reason(error))

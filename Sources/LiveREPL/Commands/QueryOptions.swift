@@ -40,7 +40,7 @@ public struct QueryOptions: ParsableArguments, Sendable {
         case "$value": return .value
         case "$priority": return .priority
         default:
-            do { return .child(try Path(orderBy)) } catch {
+            do { return .child(try DatabasePath(orderBy)) } catch {
                 throw .invalidQuery("--order-by \(orderBy.debugDescription): \(error)")
             }
         }
@@ -68,9 +68,9 @@ public struct QueryOptions: ParsableArguments, Sendable {
     }
 
     /// The section path, if sections are asked for.
-    public func sectionPath() throws(REPLError) -> Path? {
+    public func sectionPath() throws(REPLError) -> DatabasePath? {
         guard let sectionBy else { return nil }
-        do { return try Path(sectionBy) } catch {
+        do { return try DatabasePath(sectionBy) } catch {
             throw .invalidQuery("--section-by \(sectionBy.debugDescription): \(error)")
         }
     }

@@ -27,7 +27,7 @@ public struct REPLChild: LiveModelProtocol, Sendable {
     /// The section value (see ``sectionValue(of:at:)``) at a path, read when
     /// the child was prepared, which for a first load is away from the main
     /// actor.
-    private(set) var section: (path: Path, value: JSONValue)?
+    private(set) var section: (path: DatabasePath, value: JSONValue)?
 
     public init(identifier: Key, dictionary: JSONValue) {
         self.identifier = identifier
@@ -36,7 +36,7 @@ public struct REPLChild: LiveModelProtocol, Sendable {
     }
 
     /// The child of `snapshot`, with its section value under `--section-by sectionPath`.
-    init(snapshot: Snapshot, sectionPath: Path? = nil) throws {
+    init(snapshot: Snapshot, sectionPath: DatabasePath? = nil) throws {
         guard let key = snapshot.key else { throw REPLError.internalState("a child without a key") }
         identifier = key
         content = .snapshot(snapshot)
@@ -72,7 +72,7 @@ public struct REPLChild: LiveModelProtocol, Sendable {
     /// path passes through a primitive), as `orderByChild` reads it.
     /// - Complexity: O(size of the child) for a received child: only the
     ///   value at `path` is built.
-    func value(at path: Path) -> JSONValue {
+    func value(at path: DatabasePath) -> JSONValue {
         switch content {
         case .snapshot(let snapshot): return snapshot.child(at: path).value
         case .value(let value): return value[path: path] ?? .null
@@ -82,7 +82,7 @@ public struct REPLChild: LiveModelProtocol, Sendable {
     /// The value at `path` when it can be read from the received text
     /// without parsing the child (see ``Snapshot/quickValue(at:)``), else nil.
     /// - Complexity: O(size of the child's text).
-    func quickValue(at path: Path) -> JSONValue? {
+    func quickValue(at path: DatabasePath) -> JSONValue? {
         guard case .snapshot(let snapshot) = content else { return nil }
         return snapshot.quickValue(at: path)
     }
@@ -99,9 +99,9 @@ public struct REPLChild: LiveModelProtocol, Sendable {
 @MainActor
 final class REPLDataSource: ModelDataSource {
     /// The `--section-by` path, if any.
-    let sectionPath: Path?
+    let sectionPath: DatabasePath?
 
-    init(sectionBy sectionPath: Path? = nil) { self.sectionPath = sectionPath }
+    init(sectionBy sectionPath: DatabasePath? = nil) { self.sectionPath = sectionPath }
 
     func prepareNow(_ snapshot: Snapshot, current: REPLChild?) throws -> Preparation<REPLChild>? {
         .model(try REPLChild(snapshot: snapshot, sectionPath: sectionPath))

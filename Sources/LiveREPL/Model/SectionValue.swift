@@ -20,7 +20,7 @@ func sectionPrecedes(_ a: JSONValue, _ b: JSONValue) -> Bool {
 /// - Complexity: O(1) when the child was prepared with this path, else
 ///   O(size of the child): a primitive is read from the child's text
 ///   without parsing it.
-func sectionValue(of child: REPLChild, at path: Path) -> JSONValue {
+func sectionValue(of child: REPLChild, at path: DatabasePath) -> JSONValue {
     if let section = child.section, section.path == path { return section.value }
     if let quick = child.quickValue(at: path) { return quick }
     let value = child.value(at: path)

@@ -62,7 +62,7 @@ enum SnapshotStages {
     /// The stages turning what was shown into what is shown now (when the
     /// collection is replaced: a new query, sections or load mode), with the
     /// counts after each.
-    static func stages(from old: [SectionSnapshot<JSONValue, Key>], to new: [SectionSnapshot<JSONValue, Key>],
+    static func stages(from old: [SectionItems<JSONValue, Key>], to new: [SectionItems<JSONValue, Key>],
                        isUpdated: (Key) -> Bool) throws(REPLError) -> [ReportedStage] {
         let stages: [BatchStage]
         do { stages = try SectionedDiff.stages(from: old, to: new, isUpdated: isUpdated) } catch {

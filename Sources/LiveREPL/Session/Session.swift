@@ -212,14 +212,14 @@ public final class Session {
         set { recorder.onRecord = newValue }
     }
 
-    private func inject(_ kind: StreamPayload.Kind, _ path: Path, json: String) async throws(REPLError) {
+    private func inject(_ kind: StreamPayload.Kind, _ path: DatabasePath, json: String) async throws(REPLError) {
         do { try await firebase.receive(kind, at: path, json: json) } catch { throw .database(error) }
         guard isOffline, let value = try? JSONValue(parsing: json) else { return }
         if kind == .put {
             offlineValue = offlineValue.replacing(path.keys[...], with: value)
         } else if case .object(let members) = value {
             for (name, member) in members {
-                guard let relative = try? Path(name), let full = try? path.appending(relative) else { continue }
+                guard let relative = try? DatabasePath(name), let full = try? path.appending(relative) else { continue }
                 offlineValue = offlineValue.replacing(full.keys[...], with: member)
             }
         }

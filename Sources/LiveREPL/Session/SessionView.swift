@@ -13,10 +13,10 @@ import LiveSections
 @MainActor
 final class SessionView {
     let collection: SortedCollection<REPLChild>
-    let sectionPath: Path?
+    let sectionPath: DatabasePath?
     let sectioned: SectionedCollection<REPLChild, JSONValue>?
 
-    init(_ collection: SortedCollection<REPLChild>, sectionBy path: Path?) {
+    init(_ collection: SortedCollection<REPLChild>, sectionBy path: DatabasePath?) {
         self.collection = collection
         sectionPath = path
         sectioned = path.map { path in
@@ -27,9 +27,9 @@ final class SessionView {
 
     /// Sections and their keys, in display order.
     /// - Complexity: O(n).
-    func snapshot() -> [SectionSnapshot<JSONValue, Key>] {
+    func snapshot() -> [SectionItems<JSONValue, Key>] {
         if let sectioned { return sectioned.snapshot() }
-        return [SectionSnapshot(id: .null, items: collection.models.map(\.identifier))]
+        return [SectionItems(id: .null, items: collection.models.map(\.identifier))]
     }
 
     /// Row counts of every section.

@@ -8,7 +8,7 @@ import LiveCollection
 /// content changed (to reconfigure or reload), in display order.
 public struct DiffableChange<Section: Hashable & Sendable>: Sendable {
     /// The sections shown, with their rows' keys, in display order.
-    public let sections: [SectionSnapshot<Section, Key>]
+    public let sections: [SectionItems<Section, Key>]
     /// The keys of rows shown before and after the change whose content
     /// may have changed: updated in place, or moved with a new model.
     public let changedKeys: [Key]
@@ -30,7 +30,7 @@ public final class DiffableChanges<Model: LiveModelProtocol, Section: Hashable &
     public let source: SectionedCollection<Model, Section>
     /// The sections as the last change left them (a removed section's rows
     /// are read from here).
-    private var shown: [SectionSnapshot<Section, Key>]
+    private var shown: [SectionItems<Section, Key>]
     private var removed: Set<Key> = []
     private var changed: [Key] = []
     private var changedSet: Set<Key> = []

@@ -27,7 +27,7 @@ public protocol IdentifierDataSource<ID, Item>: AnyObject {
 public final class IdentifierListAdapter<Source: IdentifierDataSource> {
     public typealias ID = Source.ID
     public let source: Source
-    private var sections: [SectionSnapshot<Source.SectionID, ID>] = []
+    private var sections: [SectionItems<Source.SectionID, ID>] = []
     private var summaries: [ID: Source.Summary] = [:]
     private var cache: [ID: Source.Item] = [:]
     private var fetching: [ID: Task<Source.Item, any Error>] = [:]
@@ -74,7 +74,7 @@ public final class IdentifierListAdapter<Source: IdentifierDataSource> {
             if rows[section] == nil { order.append(section) }
             rows[section, default: []].append(id)
         }
-        let new = order.map { SectionSnapshot(id: $0, items: rows[$0]!) }
+        let new = order.map { SectionItems(id: $0, items: rows[$0]!) }
         var updated = Set<ID>()
         var newSummaries: [ID: Source.Summary] = [:]
         for (id, _) in entries {

@@ -8,13 +8,13 @@ import LiveCollection
 @MainActor
 public final class StaticSections<SectionID: Hashable, Item: Hashable> {
     /// The latest content.
-    public private(set) var sections: [SectionSnapshot<SectionID, Item>]
+    public private(set) var sections: [SectionItems<SectionID, Item>]
     /// What a list view is shown: the items of each section, which trail
     /// `sections` while staged steps are being applied.
     public private(set) var shown: [[Item]]
     private var observers = ObserverList<([StagedStep]) -> Void>()
 
-    public init(_ sections: [SectionSnapshot<SectionID, Item>] = []) {
+    public init(_ sections: [SectionItems<SectionID, Item>] = []) {
         self.sections = sections
         shown = sections.map(\.items)
     }
@@ -31,7 +31,7 @@ public final class StaticSections<SectionID: Hashable, Item: Hashable> {
     /// - Throws: ``SectionedDiffError`` for duplicate section ids or items;
     ///   nothing changes then.
     /// - Complexity: O(n) per stage.
-    public func replace(with new: [SectionSnapshot<SectionID, Item>], updated: Set<Item> = []) throws(SectionedDiffError) {
+    public func replace(with new: [SectionItems<SectionID, Item>], updated: Set<Item> = []) throws(SectionedDiffError) {
         let stages = try SectionedDiff.stages(from: sections, to: new, isUpdated: { updated.contains($0) })
         sections = new
         let final = new.map(\.items)

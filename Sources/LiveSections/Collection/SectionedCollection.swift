@@ -213,8 +213,8 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     }
 
     /// Sections with their keys, in display order. - Complexity: O(n).
-    public func snapshot() -> [SectionSnapshot<Section, Key>] {
-        order.map { s in SectionSnapshot(id: s, items: rows[s]!.keys) }
+    public func snapshot() -> [SectionItems<Section, Key>] {
+        order.map { s in SectionItems(id: s, items: rows[s]!.keys) }
     }
 
     // MARK: Observing

@@ -7,8 +7,8 @@ extension SectionedDiff {
     /// indexes, where no other operation can collide with them.
     /// - Complexity: as ``stages(from:to:isUpdated:)``, plus O(sections).
     public static func stages<S, I>(
-        from old: [SectionSnapshot<S, I>],
-        to new: [SectionSnapshot<S, I>],
+        from old: [SectionItems<S, I>],
+        to new: [SectionItems<S, I>],
         isUpdated: (I) -> Bool,
         isSectionUpdated: (S) -> Bool
     ) throws(SectionedDiffError) -> [BatchStage] {

@@ -57,8 +57,8 @@ public enum SectionedDiff {
     ///   increasing subsequences).
     @inlinable
     public static func stages<S, I>(
-        from old: [SectionSnapshot<S, I>],
-        to new: [SectionSnapshot<S, I>],
+        from old: [SectionItems<S, I>],
+        to new: [SectionItems<S, I>],
         isUpdated: (I) -> Bool
     ) throws(SectionedDiffError) -> [BatchStage] {
         // Sections: old index and new index of every identifier.

@@ -4,11 +4,11 @@
 /// be unique appears twice. The identifier is named by its
 /// `String(reflecting:)` text.
 public enum SectionedDiffError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// Which of the two snapshots a duplicate was found in.
-    public enum Snapshot: String, Hashable, Sendable, CustomStringConvertible {
-        /// The snapshot before the change (`from`).
+    /// Which of the two sides of a diff a duplicate was found in.
+    public enum Side: String, Hashable, Sendable, CustomStringConvertible {
+        /// The sections before the change (`from`).
         case old
-        /// The snapshot after the change (`to`).
+        /// The sections after the change (`to`).
         case new
 
         public var description: String { rawValue }
@@ -16,10 +16,10 @@ public enum SectionedDiffError: Error, Hashable, Sendable, CustomStringConvertib
 
     /// A section identifier appears twice in one snapshot, at section
     /// indexes `first` and `second`.
-    case duplicateSectionID(String, in: Snapshot, first: Int, second: Int)
+    case duplicateSectionID(String, in: Side, first: Int, second: Int)
     /// An item identifier appears twice in one snapshot (in the same or in
     /// different sections), at paths `first` and `second`.
-    case duplicateItemID(String, in: Snapshot, first: RowPath, second: RowPath)
+    case duplicateItemID(String, in: Side, first: RowPath, second: RowPath)
 
     public var description: String {
         switch self {
@@ -29,4 +29,10 @@ public enum SectionedDiffError: Error, Hashable, Sendable, CustomStringConvertib
             return "item identifier \(id) appears twice in the \(snapshot) snapshot, at \(first) and \(second)"
         }
     }
+}
+
+extension SectionedDiffError {
+    /// The former name of ``Side``.
+    @available(*, deprecated, renamed: "Side")
+    public typealias Snapshot = Side
 }

@@ -5,7 +5,7 @@ import LiveModel
 /// A request URI as the REST API reads it: `/<path>.json?<parameters>`.
 struct RequestTarget: Sendable {
     /// The database location (percent-decoded, validated).
-    let path: Path
+    let path: DatabasePath
     /// The query parameters, percent-decoded (`+` is a space); the last of
     /// repeated names wins.
     let parameters: [String: String]
@@ -25,7 +25,7 @@ struct RequestTarget: Sendable {
             throw .badRequest("Invalid path: bad percent-encoding in \(Self.shown(rawPath)).")
         }
         do {
-            path = try Path(decoded)
+            path = try DatabasePath(decoded)
         } catch {
             throw .badRequest("Invalid path: \(error.description)")
         }

@@ -113,7 +113,7 @@ final class Journal {
         var writes: [Write] = []
         for entry in entries {
             guard case .array(let pair) = entry, pair.count == 2, case .string(let text) = pair[0],
-                  let path = try? Path(text), let node = try? DataNode(json: pair[1]) else { return nil }
+                  let path = try? DatabasePath(text), let node = try? DataNode(json: pair[1]) else { return nil }
             writes.append(Write(path: path, node: node))
         }
         return writes

@@ -86,7 +86,7 @@ extension ServerCore {
     }
 
     // Under `lock`.
-    private func write(_ method: String, at path: Path, json: JSONValue, options: RequestOptions,
+    private func write(_ method: String, at path: DatabasePath, json: JSONValue, options: RequestOptions,
                        headers: HTTPHeaders) throws(StoreError) -> RESTResponse {
         if let expected = headers.first(name: "if-match") {
             let current = store.etag(path)
@@ -98,10 +98,10 @@ extension ServerCore {
         }
         // What the locations about to change hold, to undo the write should
         // the journal refuse it.
-        var before: [Path: DataNode] = [:]
+        var before: [DatabasePath: DataNode] = [:]
         if method == "PATCH", case .object(let members) = json {
             for name in members.keys {
-                if let relative = try? Path(name), let full = try? path.appending(relative) { before[full] = store.get(full) }
+                if let relative = try? DatabasePath(name), let full = try? path.appending(relative) { before[full] = store.get(full) }
             }
         } else {
             before[path] = store.get(path)

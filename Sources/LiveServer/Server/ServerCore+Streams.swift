@@ -65,7 +65,7 @@ extension ServerCore {
                 prepareWindow(listener, query, from: node, export: export, attempt: 1)
             } else {
                 DispatchQueue.global(qos: .userInitiated).async { [self] in
-                    let (prefix, suffix) = ServerSentEvent.putFrame(.root)
+                    let (prefix, suffix) = FramedEvent.putFrame(.root)
                     let first = JSONTextChunks(node, export: export, prefix: prefix, suffix: suffix)
                     lock.withLock { listener.deliverFirst(first) }
                 }
@@ -112,9 +112,9 @@ extension ServerCore {
     func publish(_ mutation: Mutation) {
         guard !listeners.isEmpty else { return }
         // Listeners without a query at one location, in one format, get the same events.
-        var shared: [Path: [Bool: [ServerSentEvent]]] = [:]
+        var shared: [DatabasePath: [Bool: [FramedEvent]]] = [:]
         for listener in listeners.values {
-            let events: [ServerSentEvent]
+            let events: [FramedEvent]
             if listener.query != nil {
                 guard StreamPlanner.touches(mutation, listener.path) else { continue }
                 guard let window = listener.window, !listener.isPreparing else {

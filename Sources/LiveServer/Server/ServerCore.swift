@@ -75,7 +75,7 @@ final class ServerCore: @unchecked Sendable {
     }
 
     /// Refuses `token` from now on; its streams get `event` and close.
-    func refuse(_ token: String, telling event: ServerSentEvent) {
+    func refuse(_ token: String, telling event: FramedEvent) {
         lock.withLock {
             tokens?.remove(token)
             refused.insert(token)

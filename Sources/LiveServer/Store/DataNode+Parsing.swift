@@ -10,21 +10,21 @@ extension DataNode {
     ///   `".value"` holds the value of a node given with its priority, as in
     ///   the export format (`{".value": 5, ".priority": 1}`).
     /// - Every other member name must be a valid ``Key``.
-    /// - At most ``Path/maxDepth`` levels of keys.
+    /// - At most ``DatabasePath/maxDepth`` levels of keys.
     ///
     /// Server values (`{".sv": …}`) need the current data and are resolved
     /// only by ``Store``; here they are refused.
     /// - Throws: ``StoreError`` (400) naming the offending key or member.
     /// - Complexity: O(size of the value).
-    public init(json: JSONValue) throws(StoreError) {
+    package init(json: JSONValue) throws(StoreError) {
         let reader = DataNodeReader(baseDepth: 0, serverValues: nil)
         self = try reader.read(json, current: .empty, depth: 0)
     }
 
     /// Normalises a body to be written at `path`, resolving server values
     /// against `current`, the data there before the write. Keys may go at
-    /// most ``Path/maxDepth`` levels below the root.
-    init(json: JSONValue, writtenAt path: Path, current: DataNode, now: Int64) throws(StoreError) {
+    /// most ``DatabasePath/maxDepth`` levels below the root.
+    init(json: JSONValue, writtenAt path: DatabasePath, current: DataNode, now: Int64) throws(StoreError) {
         let reader = DataNodeReader(baseDepth: path.depth, serverValues: ServerValueContext(now: now))
         self = try reader.read(json, current: current, depth: path.depth)
     }
@@ -38,7 +38,7 @@ struct DataNodeReader {
     let serverValues: ServerValueContext?
 
     static let tooDeep = StoreError.badRequest(
-        "Invalid data; data is nested more than \(Path.maxDepth) levels deep.")
+        "Invalid data; data is nested more than \(DatabasePath.maxDepth) levels deep.")
     static let badPriority = StoreError.badRequest(
         "Invalid data; .priority must be a number, a string or null.")
     static let valueBesideChildren = StoreError.badRequest(
@@ -59,7 +59,7 @@ struct DataNodeReader {
         case .array(let elements):
             var children: [Key: DataNode] = [:]
             for (index, element) in elements.enumerated() where !element.isNull {
-                guard depth < Path.maxDepth else { throw Self.tooDeep }
+                guard depth < DatabasePath.maxDepth else { throw Self.tooDeep }
                 let key = Key(index)
                 let child = try read(element, current: current.child(key), depth: depth + 1)
                 if !child.isEmpty { children[key] = child }
@@ -94,7 +94,7 @@ struct DataNodeReader {
             default:
                 let key: Key
                 do { key = try Key(name) } catch { throw .invalidKey(error) }
-                guard depth < Path.maxDepth else { throw Self.tooDeep }
+                guard depth < DatabasePath.maxDepth else { throw Self.tooDeep }
                 let child = try read(member, current: current.child(key), depth: depth + 1)
                 if !child.isEmpty { children[key] = child }
             }

@@ -16,7 +16,7 @@ extension DataNode {
     /// code units, so keys that differ only by Unicode canonical
     /// equivalence stay apart.
     /// - Complexity: O(size of the node).
-    public func json(export: Bool = false) -> JSONValue {
+    package func json(export: Bool = false) -> JSONValue {
         let children = self.children
         if let leaf {
             if export, let priority {
@@ -47,7 +47,7 @@ extension DataNode {
     /// The JSON text of ``json(export:)``, written straight from the node
     /// without building the value (members in the children's order).
     /// - Complexity: O(size of the node).
-    public func jsonBytes(export: Bool = false) -> [UInt8] {
+    package func jsonBytes(export: Bool = false) -> [UInt8] {
         var out: [UInt8] = []
         write(to: &out, export: export)
         return out
@@ -150,7 +150,7 @@ extension DataNode {
     /// The node as a `shallow=true` read answers it: a leaf as itself,
     /// children as `{key: true}`, ``empty`` as `null`.
     /// - Complexity: O(number of children).
-    public func shallowJSON() -> JSONValue {
+    package func shallowJSON() -> JSONValue {
         if let leaf { return leaf }
         let children = self.children
         if children.isEmpty { return .null }

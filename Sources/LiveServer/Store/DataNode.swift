@@ -15,7 +15,7 @@ import LiveModel
 /// `DataNode.reading(snapshot:)`) until it is written over; this is not
 /// observable, except in the cost of reading it: ``children`` and
 /// ``child(_:)`` then walk the text.
-public struct DataNode: Sendable {
+package struct DataNode: Sendable {
     /// What a node holds. (A node is 24 bytes: a priority, which is rare,
     /// is boxed with what it is the priority of.)
     enum Content: Sendable {
@@ -42,7 +42,7 @@ public struct DataNode: Sendable {
 
     /// The primitive value (`.bool`, `.number` or `.string`), or `nil` for a
     /// node with children or an empty node.
-    public var leaf: JSONValue? {
+    package var leaf: JSONValue? {
         switch value {
         case .leaf(let value): value
         case .packed(let packed): packed.leaf
@@ -53,7 +53,7 @@ public struct DataNode: Sendable {
     /// The children; empty for a leaf or an empty node. No child is empty.
     /// - Complexity: O(1), or O(size of the node) for a node still kept as
     ///   the text of the data file the server started from.
-    public var children: [Key: DataNode] {
+    package var children: [Key: DataNode] {
         switch value {
         case .children(let children): children
         case .packed(let packed): packed.children
@@ -63,7 +63,7 @@ public struct DataNode: Sendable {
 
     /// The priority; always `nil` for an empty node (setting one there
     /// changes nothing).
-    public internal(set) var priority: Priority? {
+    package internal(set) var priority: Priority? {
         get {
             if case .prioritized(_, let priority) = content { return priority }
             return nil
@@ -76,7 +76,7 @@ public struct DataNode: Sendable {
     }
 
     /// No value: what every absent location holds.
-    public static let empty = DataNode(content: .empty)
+    package static let empty = DataNode(content: .empty)
 
     private init(content: Content, priority: Priority? = nil) {
         self.content = content
@@ -105,13 +105,13 @@ public struct DataNode: Sendable {
     }
 
     /// Whether there is no value here.
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         if case .empty = content { return true }
         return false
     }
 
     /// Whether this node has at least one child.
-    public var hasChildren: Bool {
+    package var hasChildren: Bool {
         switch value {
         case .children: true
         case .packed(let packed): packed.isObject
@@ -122,7 +122,7 @@ public struct DataNode: Sendable {
     /// The child at `key`, or ``empty`` when absent (always for a leaf).
     /// - Complexity: O(1) on average; O(size of the node) for a node still
     ///   kept as text.
-    public func child(_ key: Key) -> DataNode {
+    package func child(_ key: Key) -> DataNode {
         switch value {
         case .children(let children): children[key] ?? .empty
         case .packed(let packed): packed.member(key).map(DataNode.init(packed:)) ?? .empty
@@ -133,7 +133,7 @@ public struct DataNode: Sendable {
     /// The node at a relative path, or ``empty`` when it is absent or the
     /// path passes through a leaf. The root path is the node itself.
     /// - Complexity: O(depth of the path).
-    public func child(at path: Path) -> DataNode {
+    package func child(at path: DatabasePath) -> DataNode {
         var node = self
         for key in path.keys {
             node = node.child(key)
@@ -150,7 +150,7 @@ public struct DataNode: Sendable {
     /// something below a leaf changes nothing, since it is already absent.
     /// - Complexity: O(depth of the path), plus the cost of copying any
     ///   dictionary on the way that is shared with another node.
-    public mutating func set(_ node: DataNode, at path: Path) {
+    package mutating func set(_ node: DataNode, at path: DatabasePath) {
         set(node, keys: path.keys[...])
     }
 
@@ -186,7 +186,7 @@ extension DataNode: Equatable {
     /// kept.
     /// - Complexity: O(size of the nodes); O(1) for one unchanged node of
     ///   the data file.
-    public static func == (a: DataNode, b: DataNode) -> Bool {
+    package static func == (a: DataNode, b: DataNode) -> Bool {
         guard a.priority == b.priority else { return false }
         switch (a.value, b.value) {
         case (.empty, .empty):
@@ -205,5 +205,5 @@ extension DataNode: Equatable {
 
 extension DataNode: CustomStringConvertible {
     /// The export form (with priorities) as compact JSON, members sorted.
-    public var description: String { json(export: true).jsonText(sortedKeys: true) }
+    package var description: String { json(export: true).jsonText(sortedKeys: true) }
 }

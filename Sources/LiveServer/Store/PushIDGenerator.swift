@@ -9,7 +9,7 @@ import LiveModel
 /// the clock goes back, the next id keeps the last time and adds one to the
 /// random part, so ids from one generator are strictly increasing, both as
 /// strings and in ``Key`` order.
-public struct PushIDGenerator: Sendable {
+package struct PushIDGenerator: Sendable {
     static let alphabet: [UInt8] = Array("-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz".utf8)
 
     /// Characters of the time part.
@@ -23,7 +23,7 @@ public struct PushIDGenerator: Sendable {
     private var lastRandom = [UInt8](repeating: 0, count: randomLength)
 
     /// A generator that has made no id yet.
-    public init() {}
+    package init() {}
 
     /// A generator that has just made an id at `lastTime` with the random
     /// digits `lastRandom` (12 digits, each below 64).
@@ -37,7 +37,7 @@ public struct PushIDGenerator: Sendable {
     /// - Parameter now: The time, in milliseconds since 1970 (a negative
     ///   time counts as 0).
     /// - Complexity: O(1).
-    public mutating func next(now: Int64) -> Key {
+    package mutating func next(now: Int64) -> Key {
         var time = max(now, 0)
         if let lastTime, time <= lastTime {
             time = lastTime

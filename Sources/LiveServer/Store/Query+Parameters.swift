@@ -3,7 +3,7 @@ import LiveModel
 extension Query {
     /// The query parameters a request may carry, as ``init(parameters:)``
     /// reads them.
-    public static let parameterNames: [String] = ["orderBy", "limitToFirst", "limitToLast"]
+    package static let parameterNames: [String] = ["orderBy", "limitToFirst", "limitToLast"]
         + boundNames + boundNames.map { $0 + "Key" }
 
     /// The parameters that bound the range, each with a `…Key` tie-break.
@@ -23,7 +23,7 @@ extension Query {
     /// - Returns: `nil` when the request carries no query parameter.
     /// - Throws: ``StoreError`` (400) naming the offending parameter.
     /// - Complexity: O(length of the parameters).
-    public init?(parameters: [String: String]) throws(StoreError) {
+    package init?(parameters: [String: String]) throws(StoreError) {
         guard Query.parameterNames.contains(where: { parameters[$0] != nil }) else { return nil }
         guard let orderText = parameters["orderBy"] else {
             throw .badRequest("orderBy must be defined when other query parameters are defined")
@@ -71,7 +71,7 @@ extension Query {
         case "$value": return .value
         case "$priority": return .priority
         default:
-            guard let path = try? Path(name), !path.isRoot else { throw invalid }
+            guard let path = try? DatabasePath(name), !path.isRoot else { throw invalid }
             return .child(path)
         }
     }

@@ -11,9 +11,9 @@ import LiveModel
 /// and, when exclusive, for none (`startAfter(v)` and `endBefore(v)` skip
 /// them all). Under ``QueryOrder/key`` the bound's value is the key
 /// itself. The limit then keeps the first or last children of what is left.
-public struct Query: Sendable, Equatable {
+package struct Query: Sendable, Equatable {
     /// How many children a query keeps, from which end.
-    public enum Limit: Sendable, Equatable {
+    package enum Limit: Sendable, Equatable {
         /// The first `n` children (`limitToFirst`).
         case first(Int)
         /// The last `n` children (`limitToLast`).
@@ -22,18 +22,18 @@ public struct Query: Sendable, Equatable {
 
     /// One end of the range: `startAt`, `startAfter`, `endAt`, `endBefore`
     /// (or both ends of `equalTo`), with the optional key tie-break.
-    public struct Bound: Sendable, Equatable {
+    package struct Bound: Sendable, Equatable {
         /// The value: `null`, a boolean, a number or a string; under
         /// ``QueryOrder/key``, always the string of a key.
-        public let value: JSONValue
+        package let value: JSONValue
         /// The key that breaks ties with children of ``value``, if any.
-        public let key: Key?
+        package let key: Key?
         /// Whether a child exactly at the bound is kept (`startAt`, `endAt`,
         /// `equalTo`) or not (`startAfter`, `endBefore`).
-        public let isInclusive: Bool
+        package let isInclusive: Bool
 
         /// Creates a bound.
-        public init(value: JSONValue, key: Key? = nil, isInclusive: Bool = true) {
+        package init(value: JSONValue, key: Key? = nil, isInclusive: Bool = true) {
             self.value = value
             self.key = key
             self.isInclusive = isInclusive
@@ -41,17 +41,17 @@ public struct Query: Sendable, Equatable {
     }
 
     /// What the children are ordered by.
-    public let order: QueryOrder
+    package let order: QueryOrder
     /// The lower end of the range, if any.
-    public let start: Bound?
+    package let start: Bound?
     /// The upper end of the range, if any.
-    public let end: Bound?
+    package let end: Bound?
     /// The limit, if any.
-    public let limit: Limit?
+    package let limit: Limit?
 
     /// Creates a query without checking it; ``init(parameters:)`` checks
     /// what a request asks for.
-    public init(order: QueryOrder = .priority, start: Bound? = nil, end: Bound? = nil, limit: Limit? = nil) {
+    package init(order: QueryOrder = .priority, start: Bound? = nil, end: Bound? = nil, limit: Limit? = nil) {
         self.order = order
         self.start = start
         self.end = end
@@ -63,7 +63,7 @@ public struct Query: Sendable, Equatable {
     /// - Complexity: O(n · d) to read the sort values of n children at a
     ///   child path of depth d, then O(m log m) to sort the m children in
     ///   range.
-    public func window(of node: DataNode) -> [(key: Key, node: DataNode)] {
+    package func window(of node: DataNode) -> [(key: Key, node: DataNode)] {
         let lower = start.map { QueryPost($0, order: order, isLower: true) }
         let upper = end.map { QueryPost($0, order: order, isLower: false) }
         var entries: [(key: Key, node: DataNode, value: SortValue)] = []
@@ -91,7 +91,7 @@ public struct Query: Sendable, Equatable {
     /// Whether the child `key` with the value `child` lies within the
     /// query's bounds (the limit aside). An empty node is no child.
     /// - Complexity: O(d) for a sort value at a child path of depth d.
-    public func bounds(admit key: Key, _ child: DataNode) -> Bool {
+    package func bounds(admit key: Key, _ child: DataNode) -> Bool {
         if child.isEmpty { return false }
         if start == nil && end == nil { return true }
         let value = sortValue(of: child)
@@ -106,7 +106,7 @@ public struct Query: Sendable, Equatable {
     /// - Complexity: that of ``window(of:)`` with a limit; without one, no
     ///   sort: O(n · d) for the bounds (nothing without bounds); plus the size
     ///   of the children kept.
-    public func json(of node: DataNode, export: Bool) -> JSONValue {
+    package func json(of node: DataNode, export: Bool) -> JSONValue {
         Self.json(of: members(of: node), export: export)
     }
 
@@ -132,7 +132,7 @@ public struct Query: Sendable, Equatable {
 
     /// The JSON of a window ``window(of:)`` returned.
     /// - Complexity: the size of the children in it.
-    public static func json(of window: [(key: Key, node: DataNode)], export: Bool) -> JSONValue {
+    package static func json(of window: [(key: Key, node: DataNode)], export: Bool) -> JSONValue {
         if window.isEmpty { return .null }
         var members = JSONObject()
         members.reserveCapacity(window.count)
@@ -145,7 +145,7 @@ public struct Query: Sendable, Equatable {
     /// The value `child` is ordered by (``SortValue/null`` under
     /// ``QueryOrder/key``, which orders by key alone).
     /// - Complexity: O(depth of the child path).
-    public func sortValue(of child: DataNode) -> SortValue {
+    package func sortValue(of child: DataNode) -> SortValue {
         switch order {
         case .key:
             return .null

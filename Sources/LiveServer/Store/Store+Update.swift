@@ -14,15 +14,15 @@ extension Store {
     ///   bad path, overlapping paths or bad data in any member; nothing is
     ///   changed then.
     /// - Complexity: O(size of the body + m log m · depth) for m members.
-    public mutating func update(_ path: Path, json: JSONValue, now: Int64) throws(StoreError) -> [Write] {
+    package mutating func update(_ path: DatabasePath, json: JSONValue, now: Int64) throws(StoreError) -> [Write] {
         guard case .object(let members) = json else {
             throw .badRequest("Invalid data; couldn't parse JSON object. An update must be a JSON object.")
         }
-        var targets: [(name: String, relative: Path, value: JSONValue)] = []
+        var targets: [(name: String, relative: DatabasePath, value: JSONValue)] = []
         targets.reserveCapacity(members.count)
         for (name, value) in members {
-            let relative: Path
-            do { relative = try Path(name) } catch { throw .invalidPath(error) }
+            let relative: DatabasePath
+            do { relative = try DatabasePath(name) } catch { throw .invalidPath(error) }
             guard !relative.isRoot else {
                 throw .badRequest("Invalid path: \"\(name)\" names no child in an update.")
             }
@@ -38,7 +38,7 @@ extension Store {
         var writes: [Write] = []
         writes.reserveCapacity(targets.count)
         for target in targets {
-            let absolute: Path
+            let absolute: DatabasePath
             do { absolute = try path.appending(target.relative) } catch { throw .invalidPath(error) }
             let node = try DataNode(json: target.value, writtenAt: absolute, current: root.child(at: absolute),
                                     now: now)

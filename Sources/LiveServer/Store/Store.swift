@@ -6,18 +6,18 @@ import LiveModel
 /// owns the store). Every write checks everything first and then applies
 /// in full, or throws and changes nothing. Each returns the ``Write``s it
 /// applied, for the journal and the stream events.
-public struct Store: Sendable {
+package struct Store: Sendable {
     /// The data at the root.
-    public private(set) var root: DataNode
+    package private(set) var root: DataNode
 
     /// A store holding `root`.
-    public init(root: DataNode = .empty) {
+    package init(root: DataNode = .empty) {
         self.root = root
     }
 
     /// The node at `path`, or ``DataNode/empty`` when absent.
     /// - Complexity: O(depth of the path).
-    public func get(_ path: Path) -> DataNode {
+    package func get(_ path: DatabasePath) -> DataNode {
         root.child(at: path)
     }
 
@@ -31,10 +31,10 @@ public struct Store: Sendable {
     ///   - now: The server's time, in milliseconds since 1970.
     /// - Returns: One write: `path` and the node now there.
     /// - Throws: ``StoreError`` (400) for bad data, a bad key, data nested
-    ///   more than ``Path/maxDepth`` levels below the root, or an unknown
+    ///   more than ``DatabasePath/maxDepth`` levels below the root, or an unknown
     ///   server value; nothing is changed then.
     /// - Complexity: O(size of the body + depth of the path).
-    public mutating func set(_ path: Path, json: JSONValue, now: Int64) throws(StoreError) -> [Write] {
+    package mutating func set(_ path: DatabasePath, json: JSONValue, now: Int64) throws(StoreError) -> [Write] {
         let node = try DataNode(json: json, writtenAt: path, current: root.child(at: path), now: now)
         return set(path, node: node)
     }
@@ -43,7 +43,7 @@ public struct Store: Sendable {
     /// - Returns: One write: `path` and `node`.
     /// - Complexity: O(depth of the path).
     @discardableResult
-    public mutating func set(_ path: Path, node: DataNode) -> [Write] {
+    package mutating func set(_ path: DatabasePath, node: DataNode) -> [Write] {
         root.set(node, at: path)
         return [Write(path: path, node: node)]
     }
@@ -54,11 +54,11 @@ public struct Store: Sendable {
     /// - Throws: ``StoreError`` (400) as ``set(_:json:now:)`` does, or when
     ///   `path` is already as deep as a path may be.
     /// - Complexity: O(size of the body + depth of the path).
-    public mutating func push(_ path: Path, json: JSONValue, now: Int64, ids: inout PushIDGenerator)
+    package mutating func push(_ path: DatabasePath, json: JSONValue, now: Int64, ids: inout PushIDGenerator)
         throws(StoreError) -> (Key, [Write])
     {
         let key = ids.next(now: now)
-        let target: Path
+        let target: DatabasePath
         do { target = try path.child(key) } catch { throw .invalidPath(error) }
         return (key, try set(target, json: json, now: now))
     }
@@ -67,13 +67,13 @@ public struct Store: Sendable {
     /// - Returns: One write: `path` and ``DataNode/empty``.
     /// - Complexity: O(depth of the path).
     @discardableResult
-    public mutating func delete(_ path: Path) -> [Write] {
+    package mutating func delete(_ path: DatabasePath) -> [Write] {
         set(path, node: .empty)
     }
 
     /// Applies writes made earlier, in order (recovery from a journal).
     /// - Complexity: O(sum of the paths' depths).
-    public mutating func apply(_ writes: [Write]) {
+    package mutating func apply(_ writes: [Write]) {
         for write in writes {
             root.set(write.node, at: write.path)
         }
@@ -83,26 +83,26 @@ public struct Store: Sendable {
     /// conditional requests: it changes whenever the value there (or a
     /// priority inside it) changes. An absent value is `"null_etag"`.
     /// - Complexity: O(size of the value at `path`).
-    public func etag(_ path: Path) -> String {
+    package func etag(_ path: DatabasePath) -> String {
         Store.etag(of: get(path))
     }
 
     /// The tag of `node`'s value (see ``etag(_:)``).
     /// - Complexity: O(size of the value).
-    public static func etag(of node: DataNode) -> String {
+    package static func etag(of node: DataNode) -> String {
         if node.isEmpty { return Store.nullETag }
         let hex = String(node.digest, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     /// The tag of an absent value.
-    public static let nullETag = "null_etag"
+    package static let nullETag = "null_etag"
 
     /// Checks a conditional request's `if-match` tag against the value at
     /// `path`.
     /// - Throws: ``StoreError/etagMismatch`` (412) when they differ.
     /// - Complexity: O(size of the value at `path`).
-    public func requireETag(_ etag: String, at path: Path) throws(StoreError) {
+    package func requireETag(_ etag: String, at path: DatabasePath) throws(StoreError) {
         guard self.etag(path) == etag else { throw .etagMismatch }
     }
 }
@@ -114,18 +114,18 @@ public struct Store: Sendable {
 /// Writes are what the server journals, replays on recovery
 /// (``Store/apply(_:)``) and turns into stream events. A write may leave
 /// the data as it was (deleting something absent, writing the same value).
-public struct Write: Sendable, Equatable {
+package struct Write: Sendable, Equatable {
     /// Where the node was written, from the root.
-    public let path: Path
+    package let path: DatabasePath
     /// What is there now; ``DataNode/empty`` when the location was removed.
-    public let node: DataNode
+    package let node: DataNode
 
     /// Creates a write.
-    public init(path: Path, node: DataNode) {
+    package init(path: DatabasePath, node: DataNode) {
         self.path = path
         self.node = node
     }
 
     /// Whether this write removes its location.
-    public var isDeletion: Bool { node.isEmpty }
+    package var isDeletion: Bool { node.isEmpty }
 }

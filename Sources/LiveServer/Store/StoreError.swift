@@ -5,56 +5,56 @@ import LiveModel
 ///
 /// The store checks the data, keys, paths and query parameters it is given;
 /// the HTTP layer answers with ``status`` and `{"error": message}`.
-public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The HTTP status: 400 for bad data, keys, paths or queries, 404 for
     /// something absent, 412 for a failed condition, 413 for a write that
     /// is too large.
-    public let status: Int
+    package let status: Int
     /// What is wrong, in English.
-    public let message: String
+    package let message: String
 
     /// Creates an error with any status.
-    public init(status: Int, message: String) {
+    package init(status: Int, message: String) {
         self.status = status
         self.message = message
     }
 
     /// `400 Bad Request`: bad data, key, path or query.
-    public static func badRequest(_ message: String) -> StoreError {
+    package static func badRequest(_ message: String) -> StoreError {
         StoreError(status: 400, message: message)
     }
 
     /// `404 Not Found`.
-    public static func notFound(_ message: String) -> StoreError {
+    package static func notFound(_ message: String) -> StoreError {
         StoreError(status: 404, message: message)
     }
 
     /// `412 Precondition Failed`: a conditional request whose ETag no longer
     /// matches.
-    public static func preconditionFailed(_ message: String) -> StoreError {
+    package static func preconditionFailed(_ message: String) -> StoreError {
         StoreError(status: 412, message: message)
     }
 
     /// A body that is not JSON.
-    public static let invalidJSON = badRequest("Invalid data; couldn't parse JSON object, array, or value.")
+    package static let invalidJSON = badRequest("Invalid data; couldn't parse JSON object, array, or value.")
 
     /// A conditional write whose `if-match` ETag differs from the current one.
-    public static let etagMismatch = preconditionFailed("ETag mismatch")
+    package static let etagMismatch = preconditionFailed("ETag mismatch")
 
     /// A write larger than the server accepts in one request.
-    public static let writeTooLarge = StoreError(
+    package static let writeTooLarge = StoreError(
         status: 413, message: "Data to write exceeds the maximum size that can be modified with a single request.")
 
     /// An invalid path, naming it and the rule it breaks.
-    public static func invalidPath(_ error: KeyError) -> StoreError {
+    package static func invalidPath(_ error: KeyError) -> StoreError {
         badRequest("Invalid path: \(error.description)")
     }
 
     /// An invalid key in written data, naming the key and the rule it breaks.
-    public static func invalidKey(_ error: KeyError) -> StoreError {
+    package static func invalidKey(_ error: KeyError) -> StoreError {
         badRequest("Invalid data; \(error.description)")
     }
 
     /// `"<status>: <message>"`.
-    public var description: String { "\(status): \(message)" }
+    package var description: String { "\(status): \(message)" }
 }

@@ -23,7 +23,7 @@ import NIOHTTP1
 final class Listener: @unchecked Sendable {
     let id: Int
     let channel: any Channel
-    let path: Path
+    let path: DatabasePath
     let query: Query?
     let export: Bool
     let token: String?
@@ -68,7 +68,7 @@ final class Listener: @unchecked Sendable {
     }
     private let outgoing = NIOLockedValueBox(Outgoing())
 
-    init(id: Int, channel: any Channel, path: Path, query: Query?, export: Bool, token: String?, limit: Int) {
+    init(id: Int, channel: any Channel, path: DatabasePath, query: Query?, export: Bool, token: String?, limit: Int) {
         self.id = id
         self.channel = channel
         self.path = path
@@ -112,7 +112,7 @@ final class Listener: @unchecked Sendable {
     }
 
     /// Sends `event`, applying the listener's faults. Call under the server's lock.
-    func send(_ event: ServerSentEvent) {
+    func send(_ event: FramedEvent) {
         if isSilenced {
             lostEvent = true
             return
@@ -128,7 +128,7 @@ final class Listener: @unchecked Sendable {
                 close()
                 return
             case .malformedEvent(let count) where eventsSent == count:
-                enqueue(ServerSentEvent.malformed.bytes)
+                enqueue(FramedEvent.malformed.bytes)
             default:
                 break
             }
@@ -140,7 +140,7 @@ final class Listener: @unchecked Sendable {
     /// Sends a control event (keep-alive, cancel, auth_revoked), unless silenced.
     /// With `thenClose`, the response then ends properly and the connection
     /// closes, as the server does when it cancels a stream.
-    func sendControl(_ event: ServerSentEvent, thenClose: Bool = false) {
+    func sendControl(_ event: FramedEvent, thenClose: Bool = false) {
         if !isSilenced { enqueue(event.bytes, control: true) }
         if thenClose { close(ending: true) }
     }

@@ -50,7 +50,7 @@ final class ListenerWindow {
     /// The stream's first `put`: the window, written as the connection
     /// takes it.
     func firstPut(export: Bool) -> JSONTextChunks {
-        let (prefix, suffix) = ServerSentEvent.putFrame(.root)
+        let (prefix, suffix) = FramedEvent.putFrame(.root)
         return JSONTextChunks(members: members, export: export, prefix: prefix, suffix: suffix)
     }
 

@@ -6,7 +6,7 @@ import LiveModel
 /// One applied change: the writes of one request, and whether it was a
 /// merge (PATCH, told as a `patch` event) at `base`.
 struct Mutation: Sendable {
-    let base: Path
+    let base: DatabasePath
     let isMerge: Bool
     let writes: [Write]
 }
@@ -19,7 +19,7 @@ enum StreamPlanner {
     /// a merge below it is one `patch`; other writes below it are `put`s at
     /// their relative paths.
     /// - Complexity: O(writes), plus rendering the values sent.
-    static func events(for mutation: Mutation, at location: Path, in store: Store, export: Bool) -> [ServerSentEvent] {
+    static func events(for mutation: Mutation, at location: DatabasePath, in store: Store, export: Bool) -> [FramedEvent] {
         if mutation.writes.contains(where: { location.starts(with: $0.path) }) {
             let node = store.get(location)
             return [.put(.root) { node.write(to: &$0, export: export) }]
@@ -39,7 +39,7 @@ enum StreamPlanner {
     }
 
     /// Whether `mutation` touches `location` or anything above or below it.
-    static func touches(_ mutation: Mutation, _ location: Path) -> Bool {
+    static func touches(_ mutation: Mutation, _ location: DatabasePath) -> Bool {
         mutation.writes.contains { $0.path.starts(with: location) || location.starts(with: $0.path) }
     }
 
@@ -50,8 +50,8 @@ enum StreamPlanner {
     ///   ``ListenerWindow/update(_:in:)``: O(t log n) for t children touched
     ///   and n within the bounds; otherwise that of
     ///   ``ListenerWindow/reset(to:)``. Plus rendering the values sent.
-    static func queryEvents(for mutation: Mutation, at location: Path, in store: Store,
-                            export: Bool, window: ListenerWindow) -> [ServerSentEvent] {
+    static func queryEvents(for mutation: Mutation, at location: DatabasePath, in store: Store,
+                            export: Bool, window: ListenerWindow) -> [FramedEvent] {
         let parent = store.get(location)
         let changes: [ListenerWindow.Change]
         if let touched = touchedChildren(mutation, below: location) {
@@ -62,7 +62,7 @@ enum StreamPlanner {
         if changes.isEmpty { return [] }
         if changes.count == 1 {
             let node = changes[0].node ?? .empty
-            return [.put(Path(uncheckedKeys: [changes[0].key])) { node.write(to: &$0, export: export) }]
+            return [.put(DatabasePath(uncheckedKeys: [changes[0].key])) { node.write(to: &$0, export: export) }]
         }
         var members = JSONObject()
         for (key, node) in changes { members[key.string] = node?.json(export: export) ?? .null }
@@ -71,7 +71,7 @@ enum StreamPlanner {
 
     /// The children of `location` that `mutation` writes at or below, in
     /// order of first write; nil when a write lies at or above the location.
-    private static func touchedChildren(_ mutation: Mutation, below location: Path) -> [Key]? {
+    private static func touchedChildren(_ mutation: Mutation, below location: DatabasePath) -> [Key]? {
         var keys: [Key] = []
         var seen = Set<Key>()
         for write in mutation.writes {

@@ -49,7 +49,7 @@ struct EquivalentKeysServerTests {
             for (i, name) in Self.names.enumerated() {
                 Self.checkChild(snapshot.child(try Key(name)).value, i, "REST snapshot")
                 Self.checkChild(snapshot.value[name] ?? .null, i, "REST value")
-                Self.checkChild(try await client.get(Path([Key(name)])).value, i, "REST child GET")
+                Self.checkChild(try await client.get(DatabasePath([Key(name)])).value, i, "REST child GET")
             }
         }
     }

@@ -209,9 +209,9 @@ struct FirebaseCollectionSectionedLoadTests {
         do {
             let reference = try DatabaseReference(url: server.url, path: "/items")
             let client = DatabaseClient(reference)
-            var members: [Path: JSONValue] = [:]
+            var members: [DatabasePath: JSONValue] = [:]
             for i in 0..<300 {
-                members[try Path([Key(i)])] = .object(["s": .number(Double(Int.random(in: 0..<20, using: &rng))),
+                members[try DatabasePath([Key(i)])] = .object(["s": .number(Double(Int.random(in: 0..<20, using: &rng))),
                                                   "g": .number(Double(Int.random(in: 0..<7, using: &rng)))])
             }
             try await client.update(members)
@@ -234,7 +234,7 @@ struct FirebaseCollectionSectionedLoadTests {
             #expect(sections.snapshot() == reference2.snapshot())
 
             // Live afterwards: a write moves a child to another section.
-            try await client.set(.object(["s": .number(100), "g": .number(50)]), at: Path([Key(0)]))
+            try await client.set(.object(["s": .number(100), "g": .number(50)]), at: DatabasePath([Key(0)]))
             let moved = await eventually { sections.path(of: Key(0))?.section == sections.numberOfSections - 1 }
             #expect(moved)
             #expect(sections.snapshot() == reference2.snapshot())

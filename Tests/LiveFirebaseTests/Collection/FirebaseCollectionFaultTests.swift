@@ -49,11 +49,11 @@ struct FirebaseCollectionFaultTests {
             for _ in 0..<n {
                 let key = Key(Int.random(in: 0..<16, using: &rng))
                 switch Int.random(in: 0..<4, using: &rng) {
-                case 0: try await client.remove(at: Path([key]))
-                case 1: try await client.set(.number(Double(Int.random(in: 0..<9, using: &rng))), at: Path([key, "s"]))
+                case 0: try await client.remove(at: DatabasePath([key]))
+                case 1: try await client.set(.number(Double(Int.random(in: 0..<9, using: &rng))), at: DatabasePath([key, "s"]))
                 default:
                     try await client.set(.object(["s": .number(Double(Int.random(in: 0..<9, using: &rng))), "t": "x"]),
-                                         at: Path([key]))
+                                         at: DatabasePath([key]))
                     written += 1
                 }
             }
@@ -196,7 +196,7 @@ struct FirebaseCollectionFaultTests {
             transport.slow = true
             let big = String(repeating: "x", count: 50_000)
             for i in 0..<200 {
-                try await rig.client.set(.object(["s": .number(Double(i % 9)), "t": .string(big)]), at: Path([Key(i % 16)]))
+                try await rig.client.set(.object(["s": .number(Double(i % 9)), "t": .string(big)]), at: DatabasePath([Key(i % 16)]))
             }
             rig.written += 16
             // The server has given up on it by now; what it had sent before

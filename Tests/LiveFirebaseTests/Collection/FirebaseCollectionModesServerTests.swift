@@ -19,8 +19,8 @@ struct FirebaseCollectionModesServerTests {
     /// Twenty children `k0` … `k19`, `s` = their number.
     static func fill(_ server: LiveServer) async throws -> DatabaseClient {
         let client = DatabaseClient(try DatabaseReference(url: server.url, path: "/items"))
-        var members: [Path: JSONValue] = [:]
-        for i in 0..<20 { members[try Path("/k\(i)")] = .object(["s": .number(Double(i)), "t": "x"]) }
+        var members: [DatabasePath: JSONValue] = [:]
+        for i in 0..<20 { members[try DatabasePath("/k\(i)")] = .object(["s": .number(Double(i)), "t": "x"]) }
         try await client.update(members)
         return client
     }
@@ -62,11 +62,11 @@ struct FirebaseCollectionModesServerTests {
                 for _ in 0..<6 {
                     let key = try Key("k\(Int.random(in: 0..<24, using: &rng))")
                     switch Int.random(in: 0..<4, using: &rng) {
-                    case 0: try await client.remove(at: Path([key]))
-                    case 1: try await client.set(.string("y\(Int.random(in: 0..<9, using: &rng))"), at: Path([key, "t"]))
+                    case 0: try await client.remove(at: DatabasePath([key]))
+                    case 1: try await client.set(.string("y\(Int.random(in: 0..<9, using: &rng))"), at: DatabasePath([key, "t"]))
                     default:
                         let s = Double(Int.random(in: 0..<(pages * 5 + 3), using: &rng)) + 0.5
-                        try await client.set(.object(["s": .number(s), "t": "x"]), at: Path([key]))
+                        try await client.set(.object(["s": .number(s), "t": "x"]), at: DatabasePath([key]))
                     }
                 }
                 #expect(try await Self.settles(c, server, c.effectiveQuery),

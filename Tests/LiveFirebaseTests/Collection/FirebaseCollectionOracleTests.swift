@@ -29,7 +29,7 @@ struct FirebaseCollectionOracleTests {
             for (path, value) in updates { oracle.apply(path, value) }
             events.removeAll()
             if updates.count == 1 {
-                try await c.receive(.put, at: Path(uncheckedKeys: updates[0].0), json: updates[0].1.jsonText())
+                try await c.receive(.put, at: DatabasePath(uncheckedKeys: updates[0].0), json: updates[0].1.jsonText())
             } else {
                 let members = updates.map { path, value in
                     JSONValue.string(path.map(\.string).joined(separator: "/")).jsonText() + ": " + value.jsonText()

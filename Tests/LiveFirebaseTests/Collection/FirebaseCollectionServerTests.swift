@@ -37,7 +37,7 @@ struct FirebaseCollectionServerTests {
         let server = try await LiveServer.start(LiveServerConfiguration())
         do {
             let client = DatabaseClient(try DatabaseReference(url: server.url, path: "/items"))
-            for i in 0..<10 { try await client.set(randomChild(&rng), at: Path([Key(i)])) }
+            for i in 0..<10 { try await client.set(randomChild(&rng), at: DatabasePath([Key(i)])) }
             let fast = StreamConfiguration(keepAliveTimeout: .seconds(5), initialBackoff: .milliseconds(20),
                                            maxBackoff: .milliseconds(200))
             let c = try FirebaseCollection(reference: try DatabaseReference(url: server.url, path: "/items"),
@@ -52,12 +52,12 @@ struct FirebaseCollectionServerTests {
             for _ in 0..<40 {
                 let key = Key(Int.random(in: 0..<14, using: &rng))
                 switch Int.random(in: 0..<6, using: &rng) {
-                case 0: try await client.remove(at: Path([key]))
-                case 1: try await client.set(.number(Double(Int.random(in: 0..<9, using: &rng))), at: Path([key, "s"]))
+                case 0: try await client.remove(at: DatabasePath([key]))
+                case 1: try await client.set(.number(Double(Int.random(in: 0..<9, using: &rng))), at: DatabasePath([key, "s"]))
                 case 2:
                     let other = Key((Int(key.string)! + 1 + Int.random(in: 0..<12, using: &rng)) % 14)
-                    try await client.update([Path([key]): randomChild(&rng), Path([other]): .null])
-                default: try await client.set(randomChild(&rng), at: Path([key])); adds += 1
+                    try await client.update([DatabasePath([key]): randomChild(&rng), DatabasePath([other]): .null])
+                default: try await client.set(randomChild(&rng), at: DatabasePath([key])); adds += 1
                 }
             }
             server.setFaults([])

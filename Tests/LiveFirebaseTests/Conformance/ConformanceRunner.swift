@@ -57,7 +57,7 @@ struct ConformanceRunner {
                 // A new stream starts with a put of its location's whole
                 // value, when the server is known to have it.
                 if complete.contains(where: { path.starts(with: $0) }) {
-                    let value = server[path: Path(uncheckedKeys: path)] ?? .null
+                    let value = server[path: DatabasePath(uncheckedKeys: path)] ?? .null
                     for event in listener.view.apply([([], snapshot(value, query.order))], filtered: false) {
                         produced.append((path, event))
                     }
@@ -167,7 +167,7 @@ struct ConformanceRunner {
         var q = DatabaseQuery()
         guard let params else { return q }
         if let child = params["orderBy"]?.stringValue {
-            guard let path = try? Path(child) else { return nil }
+            guard let path = try? DatabasePath(child) else { return nil }
             q = q.ordered(by: .child(path))
         }
         if params["orderByKey"]?.boolValue == true { q = q.ordered(by: .key) }

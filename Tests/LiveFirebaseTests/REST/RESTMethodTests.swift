@@ -15,10 +15,10 @@ import Testing
                 true, 42, -0.5, "text with \"quotes\" and é", ["a": 1, "b": ["c": "d"]], ["x": [1, 2, 3]],
             ]
             for (i, value) in values.enumerated() {
-                try await client.set(value, at: try Path([Key("v"), Key(i)]))
+                try await client.set(value, at: try DatabasePath([Key("v"), Key(i)]))
             }
             for (i, value) in values.enumerated() {
-                let snapshot = try await client.get(try Path([Key("v"), Key(i)]))
+                let snapshot = try await client.get(try DatabasePath([Key("v"), Key(i)]))
                 #expect(snapshot.exists)
                 #expect(snapshot.key == Key(i))
                 // Arrays come back as objects keyed by index.
@@ -147,10 +147,10 @@ import Testing
             let client = try restClient(server)
             let names = ["a b", "a+b", "100%", "k&v", "k=v", "q?", "é", "😀", "~-_", "\"'<>\\`{}|^", "@:!*()", "-0", "007"]
             for (i, name) in names.enumerated() {
-                try await client.set(.number(Double(i)), at: try Path([Key("odd"), Key(name)]))
+                try await client.set(.number(Double(i)), at: try DatabasePath([Key("odd"), Key(name)]))
             }
             for (i, name) in names.enumerated() {
-                #expect(try await client.get(try Path([Key("odd"), Key(name)])).value == .number(Double(i)), "\(name)")
+                #expect(try await client.get(try DatabasePath([Key("odd"), Key(name)])).value == .number(Double(i)), "\(name)")
             }
             let all = try await client.get("odd")
             #expect(Set(all.children.keys.map(\.string)) == Set(names))
@@ -160,11 +160,11 @@ import Testing
     @Test func canonicallyEquivalentKeysStayDistinct() async throws {
         try await withServer { server in
             let client = try restClient(server)
-            try await client.set("composed", at: try Path([Key("pair"), Key("é")]))
-            try await client.set("decomposed", at: try Path([Key("pair"), Key("e\u{301}")]))
-            #expect(try await client.get(try Path([Key("pair"), Key("é")])).value == "composed")
-            #expect(try await client.get(try Path([Key("pair"), Key("e\u{301}")])).value == "decomposed")
-            let decomposed = try await client.get(try Path([Key("pair"), Key("e\u{301}")]))
+            try await client.set("composed", at: try DatabasePath([Key("pair"), Key("é")]))
+            try await client.set("decomposed", at: try DatabasePath([Key("pair"), Key("e\u{301}")]))
+            #expect(try await client.get(try DatabasePath([Key("pair"), Key("é")])).value == "composed")
+            #expect(try await client.get(try DatabasePath([Key("pair"), Key("e\u{301}")])).value == "decomposed")
+            let decomposed = try await client.get(try DatabasePath([Key("pair"), Key("e\u{301}")]))
             #expect(decomposed.key == Key("e\u{301}"))
             #expect(decomposed.key != Key("é"))
         }
@@ -215,7 +215,7 @@ import Testing
     @Test func updateKeepsMemberNamesExactly() async throws {
         let transport = RESTFakeTransport(RESTFakeAnswer(status: 204))
         let client = DatabaseClient(try DatabaseReference(url: "https://db.example.com"), transport: transport)
-        try await client.update([try Path([Key("é")]): 1, try Path([Key("e\u{301}")]): 2, "a/b c": 3], at: "doc")
+        try await client.update([try DatabasePath([Key("é")]): 1, try DatabasePath([Key("e\u{301}")]): 2, "a/b c": 3], at: "doc")
         let request = try #require(transport.requests.first)
         #expect(request.httpMethod == "PATCH")
         #expect(request.url?.absoluteString.hasPrefix("https://db.example.com/doc.json?") == true)

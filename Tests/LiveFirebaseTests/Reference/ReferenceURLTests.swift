@@ -83,14 +83,14 @@ import Testing
     func restURLEncodesOddKeys(_ index: Int) throws {
         let (key, encoded) = Self.oddKeys[index]
         let database = try DatabaseURL("https://db.example.com")
-        let path = try Path([Key("list"), Key(key)])
+        let path = try DatabasePath([Key("list"), Key(key)])
         #expect(database.restURL(for: path).absoluteString == "https://db.example.com/list/\(encoded).json")
     }
 
     @Test func canonicallyEquivalentKeysGiveDistinctURLs() throws {
         let database = try DatabaseURL("https://db.example.com")
-        let composed = database.restURL(for: try Path([Key("é")]))
-        let decomposed = database.restURL(for: try Path([Key("e\u{301}")]))
+        let composed = database.restURL(for: try DatabasePath([Key("é")]))
+        let decomposed = database.restURL(for: try DatabasePath([Key("e\u{301}")]))
         #expect(composed != decomposed)
         #expect(composed.absoluteString != decomposed.absoluteString)
     }
@@ -108,7 +108,7 @@ import Testing
         let reference = try DatabaseReference(url: "https://db.example.com", path: "/rooms/lobby")
         #expect(try reference.child("messages/m1").path == "/rooms/lobby/messages/m1")
         #expect(reference.description == "https://db.example.com/rooms/lobby")
-        let deep = try Path((0..<31).map { Key($0) })
+        let deep = try DatabasePath((0..<31).map { Key($0) })
         #expect(throws: DatabaseError.self) { try reference.child(deep) }
         #expect(throws: DatabaseError.self) { try DatabaseReference(url: "https://db.example.com", path: "/a.b") }
     }

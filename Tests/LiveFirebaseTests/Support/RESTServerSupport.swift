@@ -10,7 +10,7 @@ import LiveModel
 import LiveServer
 
 /// A client of `server` at `path`.
-func restClient(_ server: LiveServer, path: Path = .root, credentials: Credentials = .none,
+func restClient(_ server: LiveServer, path: DatabasePath = .root, credentials: Credentials = .none,
                 transport: any HTTPTransport = PlatformHTTPTransport.shared) throws -> DatabaseClient {
     let reference = DatabaseReference(database: try DatabaseURL(server.url), path: path, credentials: credentials)
     return DatabaseClient(reference, transport: transport)
@@ -18,7 +18,7 @@ func restClient(_ server: LiveServer, path: Path = .root, credentials: Credentia
 
 /// A GET to `server` with exactly these parameters (the server's own query
 /// extensions included), parsed as a snapshot in `order`.
-func restRawGet(_ server: LiveServer, _ path: Path, parameters: [(name: String, value: String)],
+func restRawGet(_ server: LiveServer, _ path: DatabasePath, parameters: [(name: String, value: String)],
                 order: QueryOrder = .priority) async throws -> Snapshot {
     let url = try DatabaseURL(server.url).restURL(for: path, parameters: parameters)
     let (data, response) = try await PlatformHTTPTransport.shared.send(URLRequest(url: url))

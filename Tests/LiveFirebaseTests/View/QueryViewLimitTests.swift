@@ -18,7 +18,7 @@ struct ViewDriver {
     @discardableResult
     func apply(_ updates: [(String, String)], filtered: Bool? = false) throws -> [String] {
         let parsed = try updates.map { path, json in
-            (try Path(path).keys, try Snapshot.parse(json: json, order: view.query.order))
+            (try DatabasePath(path).keys, try Snapshot.parse(json: json, order: view.query.order))
         }
         return view.apply(parsed, filtered: filtered).map {
             "\($0.kind.rawValue) \($0.key) \($0.previousKey?.string ?? "-")"

@@ -8,7 +8,7 @@ import Testing
 @Suite("QueryView against a brute-force oracle")
 struct QueryViewOracleTests {
     static let queries: [DatabaseQuery] = {
-        let orders: [QueryOrder] = [.priority, .key, .value, .child(Path(uncheckedKeys: ["s"]))]
+        let orders: [QueryOrder] = [.priority, .key, .value, .child(DatabasePath(uncheckedKeys: ["s"]))]
         var out: [DatabaseQuery] = []
         for order in orders {
             let base = DatabaseQuery(order: order)

@@ -8,8 +8,8 @@ import Testing
 
 @Suite("QueryView: children edited as text, against children built from values")
 struct QueryViewTextEditTests {
-    static let orders: [QueryOrder] = [.priority, .key, .value, .child(Path(uncheckedKeys: ["a"])),
-                                       .child(Path(uncheckedKeys: ["a", "b"]))]
+    static let orders: [QueryOrder] = [.priority, .key, .value, .child(DatabasePath(uncheckedKeys: ["a"])),
+                                       .child(DatabasePath(uncheckedKeys: ["a", "b"]))]
 
     /// Member names as received: plain, numeric-looking, escaped, and two
     /// spellings of "café" that are different keys.

@@ -41,9 +41,9 @@ struct REPLChildTests {
         }
     }
 
-    static func randomPath(_ rng: inout SplitMix64) throws -> Path {
+    static func randomPath(_ rng: inout SplitMix64) throws -> DatabasePath {
         let keys = (0..<Int.random(in: 1...3, using: &rng)).map { _ in Self.names.randomElement(using: &rng)! }
-        return try Path(keys.joined(separator: "/"))
+        return try DatabasePath(keys.joined(separator: "/"))
     }
 
     /// The child `k` of `{"k": text}`, or nil when it holds nothing.
@@ -83,12 +83,12 @@ struct REPLChildTests {
     @Test("the value at a path through a primitive, a missing member or an empty container is null")
     func missing() throws {
         let child = try REPLChild(snapshot: try #require(try Self.child(#"{"a": 1, "b": {}, "c": [null, 2], "d": {"e": "x"}}"#)))
-        #expect(child.value(at: Path("a/b")) == .null)
-        #expect(child.value(at: Path("z")) == .null)
-        #expect(child.value(at: Path("b")) == .null)
-        #expect(child.value(at: Path("c/1")) == .number(2))
-        #expect(child.value(at: Path("c/0")) == .null)
-        #expect(child.value(at: Path("d/e")) == .string("x"))
+        #expect(child.value(at: DatabasePath("a/b")) == .null)
+        #expect(child.value(at: DatabasePath("z")) == .null)
+        #expect(child.value(at: DatabasePath("b")) == .null)
+        #expect(child.value(at: DatabasePath("c/1")) == .number(2))
+        #expect(child.value(at: DatabasePath("c/0")) == .null)
+        #expect(child.value(at: DatabasePath("d/e")) == .string("x"))
     }
 
     @Test("an updated child reads its new value; its digest follows")
@@ -96,7 +96,7 @@ struct REPLChildTests {
         var child = try REPLChild(snapshot: try #require(try Self.child(#"{"a": 1}"#)))
         let before = child.digest
         child.update(with: .object(["a": .number(2)]))
-        #expect(child.value(at: Path("a")) == .number(2))
+        #expect(child.value(at: DatabasePath("a")) == .number(2))
         #expect(child.digest != before)
         child.update(with: .object(["a": .number(1.0)]))
         #expect(child.digest == before)

@@ -82,7 +82,7 @@ struct DataNodeNormalizationTests {
     }
 
     @Test func depthLimit() throws {
-        #expect(try DataNode(json: Self.nested(32)).child(at: Path(Array(repeating: "k", count: 32))).leaf == 1)
+        #expect(try DataNode(json: Self.nested(32)).child(at: DatabasePath(Array(repeating: "k", count: 32))).leaf == 1)
         let error = storeError { () throws(StoreError) in try DataNode(json: Self.nested(33)) }
         #expect(error?.status == 400)
         #expect(error?.message.contains("32") == true)
@@ -128,8 +128,8 @@ struct DataNodeNormalizationTests {
 
     @Test func keysKeepCanonicalEquivalentsApart() throws {
         var node = DataNode.empty
-        try node.set(storeNode("1"), at: Path([Key("\u{E9}")]))
-        try node.set(storeNode("2"), at: Path([Key("e\u{301}")]))
+        try node.set(storeNode("1"), at: DatabasePath([Key("\u{E9}")]))
+        try node.set(storeNode("2"), at: DatabasePath([Key("e\u{301}")]))
         #expect(node.children.count == 2)
     }
 
@@ -137,8 +137,8 @@ struct DataNodeNormalizationTests {
         let node = try storeNode(#"{"\u00e9": {"A\u030a": 1, "\u00c5": 2, "\u212b": 3}, "e\u0301": 4}"#)
         #expect(node.children.count == 2)
         #expect(node.child(Key("\u{E9}")).children.count == 3)
-        #expect(node.child(at: try Path([Key("\u{E9}"), Key("\u{212B}")])).leaf == 3)
-        #expect(node.child(at: try Path([Key("\u{E9}"), Key("A\u{30A}")])).leaf == 1)
+        #expect(node.child(at: try DatabasePath([Key("\u{E9}"), Key("\u{212B}")])).leaf == 3)
+        #expect(node.child(at: try DatabasePath([Key("\u{E9}"), Key("A\u{30A}")])).leaf == 1)
         #expect(node.child(Key("e\u{301}")).leaf == 4)
     }
 }

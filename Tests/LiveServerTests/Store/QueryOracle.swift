@@ -40,7 +40,7 @@ enum QueryOracle {
             case "$priority": return child.priority.sortValue
             case "$value": return SortValue(child.json())
             default:
-                let path = Path(stringLiteral: spec.orderBy)
+                let path = DatabasePath(stringLiteral: spec.orderBy)
                 return child.json()[path: path].map(SortValue.init) ?? .null
             }
         }

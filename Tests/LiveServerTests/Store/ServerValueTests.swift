@@ -45,7 +45,7 @@ struct ServerValueTests {
         var ids = PushIDGenerator()
         let (key, _) = try store.push("/", json: storeJSON(#"{"n": {".sv": {"increment": 4}}}"#), now: Self.now,
                                       ids: &ids)
-        #expect(store.get(try Path([key, "n"])).leaf == 4)
+        #expect(store.get(try DatabasePath([key, "n"])).leaf == 4)
     }
 
     @Test(arguments: [

@@ -91,7 +91,7 @@ struct SnapshotReaderTests {
                 // The same writes leave the same data.
                 var written = body
                 for _ in 0..<5 {
-                    let path = try Path("/" + (0..<Int.random(in: 1...3, using: &draw.rng)).map { _ in
+                    let path = try DatabasePath("/" + (0..<Int.random(in: 1...3, using: &draw.rng)).map { _ in
                         draw.pick(["a", "b", "s", "0", "10", "café", "new"])
                     }.joined(separator: "/"))
                     let node = draw.chance(0.3) ? .empty : try DataNode(json: JSONValue(parsing: draw.value(depth: 3)))
@@ -132,7 +132,7 @@ struct SnapshotReaderTests {
         #expect(read.isEmpty == body.isEmpty && read.hasChildren == body.hasChildren, "\(context)")
         guard !nested else { return }
         // Every location, reached from the top as a read finds it.
-        var paths: [Path] = [.root]
+        var paths: [DatabasePath] = [.root]
         while let path = paths.popLast() {
             for key in body.child(at: path).children.keys {
                 let child = try! path.child(key)

@@ -36,7 +36,7 @@ struct StoreWriteTests {
 
     @Test func setChecksDepthFromTheRoot() throws {
         var store = Store()
-        let path = try Path(Array(repeating: Key("p"), count: 30))
+        let path = try DatabasePath(Array(repeating: Key("p"), count: 30))
         #expect(throws: Never.self) { try store.set(path, json: storeJSON(#"{"a": {"b": 1}}"#), now: Self.now) }
         let error = storeError { () throws(StoreError) in
             try store.set(path, json: storeJSON(#"{"a": {"b": {"c": 1}}}"#), now: Self.now)
@@ -101,7 +101,7 @@ struct StoreWriteTests {
 
     @Test func updateMayMakeAPathTooDeep() throws {
         var store = Store()
-        let path = try Path(Array(repeating: Key("p"), count: 31))
+        let path = try DatabasePath(Array(repeating: Key("p"), count: 31))
         let error = storeError { () throws(StoreError) in try store.update(path, json: ["a/b": 1], now: Self.now) }
         #expect(error?.status == 400)
         #expect(store.root == .empty)
@@ -113,15 +113,15 @@ struct StoreWriteTests {
         let (first, writes) = try store.push("list", json: storeJSON(#"{"n": 1}"#), now: Self.now, ids: &ids)
         let (second, _) = try store.push("list", json: storeJSON(#"{"n": 2}"#), now: Self.now, ids: &ids)
         #expect(first < second)
-        #expect(try writes == [Write(path: Path("list").child(first), node: storeNode(#"{"n": 1}"#))])
+        #expect(try writes == [Write(path: DatabasePath("list").child(first), node: storeNode(#"{"n": 1}"#))])
         #expect(store.get("list").children.count == 2)
-        #expect(try store.get(Path("list").child(second)).json() == storeJSON(#"{"n": 2}"#))
+        #expect(try store.get(DatabasePath("list").child(second)).json() == storeJSON(#"{"n": 2}"#))
     }
 
     @Test func pushAtTheDeepestPathIsRefused() throws {
         var store = Store()
         var ids = PushIDGenerator()
-        let path = try Path(Array(repeating: Key("p"), count: 32))
+        let path = try DatabasePath(Array(repeating: Key("p"), count: 32))
         let error = storeError { () throws(StoreError) in try store.push(path, json: 1, now: Self.now, ids: &ids) }
         #expect(error?.status == 400)
     }
@@ -174,6 +174,6 @@ struct StoreWriteTests {
         #expect(store.get("x").children.count == 3)
         let stored = store.get("/").json()
         #expect(stored["\u{E9}"] == 1 && stored["e\u{301}"] == 2)
-        #expect(stored[path: Path("x/A\u{30A}")] == 4 && stored[path: Path("x/\u{212B}")] == 5)
+        #expect(stored[path: DatabasePath("x/A\u{30A}")] == 4 && stored[path: DatabasePath("x/\u{212B}")] == 5)
     }
 }

@@ -8,7 +8,7 @@ import LiveModel
 /// the events it emitted, applied to the old window, give the new one.
 @Suite("Listener windows, differential")
 struct ListenerWindowTests {
-    static let location: Path = "/rooms/r"
+    static let location: DatabasePath = "/rooms/r"
     /// The keys of the location's children: the boundary keys of the query
     /// suite, and enough others that a window sits inside many children.
     static let keys = QueryDifferentialTests.keys + (0..<120).map { "m\($0)" }
@@ -60,7 +60,7 @@ struct ListenerWindowTests {
     /// Whether `mutation` writes the child `key` of the location (or its
     /// whole value).
     static func touches(_ mutation: Mutation, _ key: Key) -> Bool {
-        StreamPlanner.touches(mutation, Path(uncheckedKeys: location.keys + [key]))
+        StreamPlanner.touches(mutation, DatabasePath(uncheckedKeys: location.keys + [key]))
     }
 
     /// The location's value: between 20 and 100 children.
@@ -94,7 +94,7 @@ struct ListenerWindowTests {
             let writes = try store.set(child, json: .null, now: 0)
             return (Mutation(base: child, isMerge: false, writes: writes), "delete \(key)")
         case 12..<17:
-            let path = try child.appending(Path(draw.chance(0.5) ? "a" : "b/c"))
+            let path = try child.appending(DatabasePath(draw.chance(0.5) ? "a" : "b/c"))
             let value = draw.primitive()
             let writes = try store.set(path, json: value, now: 0)
             return (Mutation(base: path, isMerge: false, writes: writes), "deep \(path) \(value)")
@@ -103,11 +103,11 @@ struct ListenerWindowTests {
             let writes = try store.set(location, json: value, now: 0)
             return (Mutation(base: location, isMerge: false, writes: writes), "replace")
         case 18:
-            let parent: Path = "/rooms"
+            let parent: DatabasePath = "/rooms"
             let writes = try store.update(parent, json: .object(["r": locationValue(&draw), "s": 1]), now: 0)
             return (Mutation(base: parent, isMerge: true, writes: writes), "above")
         default:
-            let sibling = try Path("/rooms/s").child(Key(key))
+            let sibling = try DatabasePath("/rooms/s").child(Key(key))
             let writes = try store.set(sibling, json: draw.child(), now: 0)
             return (Mutation(base: sibling, isMerge: false, writes: writes), "elsewhere \(sibling)")
         }

@@ -8,7 +8,7 @@ import LiveModel
 /// per-child path or a write at or above it recomputes the window.
 @Suite("Stream planner, differential")
 struct StreamPlannerTests {
-    static let location: Path = "/items"
+    static let location: DatabasePath = "/items"
 
     @Test func eventsRebuildTheQueryWindow() throws {
         let seed = storeTestSeed("StreamPlannerTests")
@@ -52,7 +52,7 @@ struct StreamPlannerTests {
             let writes = try store.set(child, json: .null, now: 0)
             return (Mutation(base: child, isMerge: false, writes: writes), "remove \(key)")
         case 2, 3:
-            let path = try child.appending(Path(draw.chance(0.5) ? "a" : "b/c"))
+            let path = try child.appending(DatabasePath(draw.chance(0.5) ? "a" : "b/c"))
             let value = draw.primitive()
             let writes = try store.set(path, json: value, now: 0)
             return (Mutation(base: path, isMerge: false, writes: writes), "set \(path) \(value)")
@@ -71,10 +71,10 @@ struct StreamPlannerTests {
     }
 
     /// Applies a listener's `put`s and `patch`es at or below the root.
-    static func apply(_ events: [ServerSentEvent], to mirror: inout [Key: DataNode]) throws {
+    static func apply(_ events: [FramedEvent], to mirror: inout [Key: DataNode]) throws {
         for event in events {
             let payload = try #require(try JSONValue(parsing: event.data).objectValue, "\(event.data)")
-            let path = try Path(try #require(payload["path"]?.stringValue))
+            let path = try DatabasePath(try #require(payload["path"]?.stringValue))
             let data = payload["data"] ?? .null
             switch event.name {
             case "put" where path.isRoot:

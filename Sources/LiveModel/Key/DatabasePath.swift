@@ -5,12 +5,12 @@ internal import CLiveCore
 /// A path has at most 32 segments and its text (``description``) at most
 /// 768 bytes of UTF-8. The empty path is ``root``. Paths are also used
 /// relative to a location, as in `orderByChild("a/b")`.
-public struct Path: Sendable, Hashable {
+public struct DatabasePath: Sendable, Hashable {
     /// The segments, outermost first.
     public let keys: [Key]
 
     /// The root: no segments, written `"/"`.
-    public static let root = Path(uncheckedKeys: [])
+    public static let root = DatabasePath(uncheckedKeys: [])
 
     /// Most segments a path may have.
     public static let maxDepth = Int(LC_MAX_PATH_DEPTH)
@@ -39,7 +39,7 @@ public struct Path: Sendable, Hashable {
     /// - Throws: ``KeyError`` if there are more than 32 keys or the text
     ///   would exceed 768 bytes.
     public init(_ keys: [Key]) throws(KeyError) {
-        try Path.checkLimits(keys)
+        try DatabasePath.checkLimits(keys)
         self.keys = keys
     }
 
@@ -66,34 +66,34 @@ public struct Path: Sendable, Hashable {
     public var lastKey: Key? { keys.last }
 
     /// The path without its last key, or `nil` for the root.
-    public var parent: Path? {
-        keys.isEmpty ? nil : Path(uncheckedKeys: Array(keys.dropLast()))
+    public var parent: DatabasePath? {
+        keys.isEmpty ? nil : DatabasePath(uncheckedKeys: Array(keys.dropLast()))
     }
 
     /// This path followed by `key`.
     /// - Throws: ``KeyError`` if the result would be deeper than 32 segments
     ///   or longer than 768 bytes.
     /// - Complexity: O(depth).
-    public func child(_ key: Key) throws(KeyError) -> Path {
-        try Path(keys + [key])
+    public func child(_ key: Key) throws(KeyError) -> DatabasePath {
+        try DatabasePath(keys + [key])
     }
 
     /// This path followed by the segments of `path`.
     /// - Throws: ``KeyError`` as ``child(_:)`` does.
-    public func appending(_ path: Path) throws(KeyError) -> Path {
-        path.isRoot ? self : try Path(keys + path.keys)
+    public func appending(_ path: DatabasePath) throws(KeyError) -> DatabasePath {
+        path.isRoot ? self : try DatabasePath(keys + path.keys)
     }
 
     /// Whether `prefix`'s segments begin this path (every path starts with
     /// the root and with itself).
-    public func starts(with prefix: Path) -> Bool {
+    public func starts(with prefix: DatabasePath) -> Bool {
         keys.starts(with: prefix.keys)
     }
 
     /// The part of this path below `ancestor` (`"/a/b/c"` relative to
     /// `"/a"` is `"/b/c"`), or `nil` if `ancestor` does not begin it.
-    public func relative(to ancestor: Path) -> Path? {
-        starts(with: ancestor) ? Path(uncheckedKeys: Array(keys.dropFirst(ancestor.depth))) : nil
+    public func relative(to ancestor: DatabasePath) -> DatabasePath? {
+        starts(with: ancestor) ? DatabasePath(uncheckedKeys: Array(keys.dropFirst(ancestor.depth))) : nil
     }
 
     /// The segments joined by `/` without a leading slash (`"a/b"`, `""` for
@@ -116,7 +116,7 @@ public struct Path: Sendable, Hashable {
     }
 }
 
-extension Path: ExpressibleByStringLiteral {
+extension DatabasePath: ExpressibleByStringLiteral {
     /// A path written in source code. Traps if the literal is not a valid
     /// path; for text from users or the network use the throwing
     /// ``init(_:)-(String)``.
@@ -124,17 +124,17 @@ extension Path: ExpressibleByStringLiteral {
         do {
             try self.init(value)
         } catch {
-            preconditionFailure("invalid Path literal: \(error)")
+            preconditionFailure("invalid DatabasePath literal: \(error)")
         }
     }
 }
 
-extension Path: CustomStringConvertible {
+extension DatabasePath: CustomStringConvertible {
     /// `"/a/b"`, or `"/"` for the root.
     public var description: String { "/" + relativeText }
 }
 
-extension Path: Codable {
+extension DatabasePath: Codable {
     /// Decodes the text of a path and validates it.
     public init(from decoder: any Decoder) throws {
         let string = try decoder.singleValueContainer().decode(String.self)

@@ -1,11 +1,11 @@
-// ServerSentEvent.swift — the events of a Realtime Database stream, framed
+// FramedEvent.swift — the events of a Realtime Database stream, framed
 // as server-sent events.
 
 import LiveModel
 
 /// One event of a stream: `put`, `patch`, `keep-alive`, `cancel` or
 /// `auth_revoked`, framed as `event: <name>\ndata: <json>\n\n`.
-struct ServerSentEvent: Sendable, Equatable {
+struct FramedEvent: Sendable, Equatable {
     let name: String
     /// The framed bytes, made once however many listeners get them.
     let bytes: [UInt8]
@@ -31,47 +31,47 @@ struct ServerSentEvent: Sendable, Equatable {
     }
 
     /// `put` of `data` at `path` (relative to the listened location).
-    static func put(_ path: Path, _ data: JSONValue) -> ServerSentEvent {
+    static func put(_ path: DatabasePath, _ data: JSONValue) -> FramedEvent {
         put(path) { data.write(to: &$0, sortedKeys: false) }
     }
 
     /// `put` at `path` of the JSON text `writeData` appends.
-    static func put(_ path: Path, writing writeData: (inout [UInt8]) -> Void) -> ServerSentEvent {
-        ServerSentEvent(name: "put") { payload(path, into: &$0, writeData) }
+    static func put(_ path: DatabasePath, writing writeData: (inout [UInt8]) -> Void) -> FramedEvent {
+        FramedEvent(name: "put") { payload(path, into: &$0, writeData) }
     }
 
     /// `patch` at `path`: each member (a relative path) replaces what is there.
-    static func patch(_ path: Path, _ members: JSONObject) -> ServerSentEvent {
-        ServerSentEvent(name: "patch") { out in
+    static func patch(_ path: DatabasePath, _ members: JSONObject) -> FramedEvent {
+        FramedEvent(name: "patch") { out in
             payload(path, into: &out) { JSONValue.object(members).write(to: &$0, sortedKeys: false) }
         }
     }
 
-    static let keepAlive = ServerSentEvent(name: "keep-alive", data: "null")
-    static let cancel = ServerSentEvent(name: "cancel", data: JSONValue.string("Permission denied").jsonText())
-    static let authRevoked = ServerSentEvent(name: "auth_revoked",
+    static let keepAlive = FramedEvent(name: "keep-alive", data: "null")
+    static let cancel = FramedEvent(name: "cancel", data: JSONValue.string("Permission denied").jsonText())
+    static let authRevoked = FramedEvent(name: "auth_revoked",
                                              data: JSONValue.string("credential is no longer valid").jsonText())
 
     /// A `put` whose data is not JSON, for fault injection.
-    static let malformed = ServerSentEvent(name: "put", data: #"{"path": "/", "data": {"#)
+    static let malformed = FramedEvent(name: "put", data: #"{"path": "/", "data": {"#)
 
     /// The framed bytes of a `put` at `path` before and after its data, for
     /// data written as the connection takes it (``JSONTextChunks``).
-    static func putFrame(_ path: Path) -> (prefix: [UInt8], suffix: [UInt8]) {
+    static func putFrame(_ path: DatabasePath) -> (prefix: [UInt8], suffix: [UInt8]) {
         var prefix = Array("event: put\ndata: ".utf8)
         payloadStart(path, into: &prefix)
         return (prefix, Array("}\n\n".utf8))
     }
 
     /// Appends `{"path": path, "data": …}`, the data written by `writeData`.
-    private static func payload(_ path: Path, into out: inout [UInt8], _ writeData: (inout [UInt8]) -> Void) {
+    private static func payload(_ path: DatabasePath, into out: inout [UInt8], _ writeData: (inout [UInt8]) -> Void) {
         payloadStart(path, into: &out)
         writeData(&out)
         out.append(UInt8(ascii: "}"))
     }
 
     /// Appends `{"path": path, "data":`.
-    private static func payloadStart(_ path: Path, into out: inout [UInt8]) {
+    private static func payloadStart(_ path: DatabasePath, into out: inout [UInt8]) {
         out.append(contentsOf: #"{"path":"#.utf8)
         JSONValue.string(path.description).write(to: &out, sortedKeys: false)
         out.append(contentsOf: #","data":"#.utf8)

@@ -1,8 +1,8 @@
-// SectionSnapshot.swift — one section of a sectioned list, as identifiers.
+// SectionItems.swift — one section of a sectioned list, as identifiers.
 
 /// One section of a sectioned list: its identifier and the identifiers of
 /// its rows, in order. The input of ``SectionedDiff``.
-public struct SectionSnapshot<SectionID: Hashable, ItemID: Hashable>: Hashable {
+public struct SectionItems<SectionID: Hashable, ItemID: Hashable>: Hashable {
     /// The section's identifier, unique among the sections of one snapshot.
     public var id: SectionID
     /// The section's rows, in order; each identifier unique across all
@@ -18,4 +18,8 @@ public struct SectionSnapshot<SectionID: Hashable, ItemID: Hashable>: Hashable {
     }
 }
 
-extension SectionSnapshot: Sendable where SectionID: Sendable, ItemID: Sendable {}
+extension SectionItems: Sendable where SectionID: Sendable, ItemID: Sendable {}
+
+/// The former name of ``SectionItems``.
+@available(*, deprecated, renamed: "SectionItems")
+public typealias SectionSnapshot = SectionItems
