@@ -66,6 +66,12 @@ extension FirebaseCollection {
 
     private func apply(_ payload: StreamPayload, filtered: Bool?) async {
         let isWhole = payload.kind == .put && payload.path.isRoot
+        if isWhole, let replacement = replacing {
+            // A new query's first value (setQuery).
+            replacing = nil
+            let events = applyReplacement(payload, filtered: filtered, shown: replacement.shown)
+            return finish(events, isWhole: true, firstLoadStarted: nil)
+        }
         let firstLoad = isWhole && !hasLoaded
         let started = ContinuousClock.now
         if firstLoad, mode != .live {

@@ -35,7 +35,7 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     /// The location.
     public let reference: DatabaseReference
     /// The query, as given (``LoadMode/paged(size:)`` narrows its limit).
-    public let query: DatabaseQuery
+    public internal(set) var query: DatabaseQuery
     /// How children load.
     public let mode: LoadMode
     /// The models, in query order.
@@ -45,7 +45,7 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     /// Where listening stands.
     public internal(set) var status: CollectionStatus = .stopped { didSet { if status != oldValue { tellStatus() } } }
     /// Number of pages asked for (``LoadMode/paged(size:)`` only; 1 otherwise).
-    public private(set) var pages = 1
+    public internal(set) var pages = 1
     /// How far the current connection's first `put` has arrived (nil before
     /// its first bytes); observe it with ``observeProgress(_:)``.
     public internal(set) var loadProgress: LoadProgress?
@@ -64,7 +64,7 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     var consumer: Task<Void, Never>?
     /// Number of the current stream, moved on by every open and stop:
     /// messages of an older one are ignored.
-    var generation = 0
+    package internal(set) var generation = 0
     /// Whether the first load has been applied (later loads are resyncs).
     var hasLoaded = false
     /// Callers of `start()` / `loadNextPage()` waiting for the next whole value.
@@ -74,6 +74,9 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     var valueObservers = ObserverList<() -> Void>()
     var statusObservers = ObserverList<(CollectionStatus) -> Void>()
     var progressObservers = ObserverList<(LoadProgress) -> Void>()
+    /// While a new query's first value is awaited (``setQuery(_:)``): what
+    /// is shown, and what to go back to.
+    var replacing: Replacement?
     /// When the complete ``loadProgress`` reached this actor.
     var parsedAt: ContinuousClock.Instant?
 
@@ -187,7 +190,7 @@ public final class FirebaseCollection<Source: ModelDataSource> {
         }
     }
 
-    private func waitForLoad() async throws(DatabaseError) {
+    func waitForLoad() async throws(DatabaseError) {
         do {
             try await withCheckedThrowingContinuation { loadWaiters.append($0) }
         } catch let error as DatabaseError {

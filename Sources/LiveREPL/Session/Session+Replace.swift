@@ -34,8 +34,17 @@ extension Session {
     }
 
     /// Replaces the collection with one of `options` in `mode`. On failure
-    /// the old one stays, listening as before.
+    /// the old one stays, listening as before. A new query in the same
+    /// order, load mode and sections is a change of the live collection's
+    /// query (``FirebaseCollection/setQuery(_:)``).
     func replace(options newOptions: QueryOptions, mode newMode: LoadMode) async throws(REPLError) {
+        let newQuery = try newOptions.query()
+        if newMode == mode, newQuery.order == firebase.query.order,
+           try newOptions.sectionPath() == options.sectionPath() {
+            try await requery(newQuery)
+            options = newOptions
+            return
+        }
         let before = view.snapshot()
         var oldDigests: [Key: ValueDigest] = [:]
         for model in firebase.collection.models { oldDigests[model.identifier] = model.digest }
@@ -62,6 +71,38 @@ extension Session {
             oldDigests[key] != next.collection.model(for: key)?.digest
         }
         recorder.set(ChangeReport(stages: stages, events: events))
+    }
+
+    /// Changes the live collection's query: its stages and the new
+    /// listener's events are gathered as any command's. A stream that
+    /// loses its connection before the new value is in fails the command,
+    /// and the collection listens with its old query again.
+    private func requery(_ newQuery: DatabaseQuery) async throws(REPLError) {
+        let target = firebase
+        let validated: DatabaseQuery
+        do { validated = try newQuery.validated() } catch { throw .database(error) }
+        var lost: DatabaseError?
+        let watch = target.observeStatus { status in
+            if case .reconnecting(let error) = status, lost == nil {
+                lost = error
+                target.stop()
+            }
+        }
+        defer { watch.cancel() }
+        let change = Task { try await target.setQuery(validated) }
+        if isOffline {
+            // The new (offline) stream waits for the location's value: once
+            // it is open, give it what was injected.
+            let listening = target.generation
+            while target.generation == listening { await Task.yield() }
+            try await feedOffline(target)
+        }
+        do {
+            try await change.value
+        } catch {
+            if lost != nil { Task { try? await target.start() } }
+            throw .database(lost ?? error as? DatabaseError ?? .stopped)
+        }
     }
 
     /// Gives an offline collection the whole injected value.

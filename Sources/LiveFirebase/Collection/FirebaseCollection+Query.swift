@@ -1,0 +1,109 @@
+// FirebaseCollection+Query.swift — changing a live collection's query: the
+// new query's first value applied as the smallest change from what was shown.
+import LiveCollection
+import LiveModel
+
+extension FirebaseCollection {
+    /// Changes the query of a started collection, keeping its
+    /// ``collection`` (and every `SectionedCollection` or observer on it):
+    /// the collection listens with `newQuery` from now on, and once the new
+    /// query's first value is in, it takes it as **one grouped change** from
+    /// what was shown — rows that stay keep their place unless they move, and
+    /// only rows whose data changed are updated — so a list view gets one
+    /// minimal staged batch. Child event observers get the events a new
+    /// listener of `newQuery` would get (a `child_added` for each child, in
+    /// order), then one value event.
+    ///
+    /// The query it has already listens anew: the events are a new
+    /// listener's, and rows change only if the data did.
+    /// In ``LoadMode/paged(size:)`` the pages start again from the first.
+    /// A stopped collection listens again. One that has loaded nothing yet
+    /// takes `newQuery` as the query to load (and, if it is not started,
+    /// returns at once). Returns once the new value is in. If the new query's stream ends
+    /// before that (a refused query, permission denied), the collection
+    /// listens with its old query again, resyncing with the smallest change,
+    /// and the error is thrown.
+    ///
+    /// - Throws: ``DatabaseError/invalidQuery(_:)`` for a query Firebase
+    ///   refuses, or one whose order differs from the collection's (the
+    ///   collection's order is fixed: make a new collection for another
+    ///   order); otherwise as ``start()``.
+    /// - Complexity: O((n + m) log n) for n children shown and m in the new
+    ///   value, plus the preparation of the children that changed.
+    public func setQuery(_ newQuery: DatabaseQuery) async throws(DatabaseError) {
+        let validated = try newQuery.validated()
+        guard validated.order == query.order else {
+            throw .invalidQuery("a collection keeps its order (\(query.order)); make a new collection for \(validated.order)")
+        }
+        guard hasLoaded else {
+            // Nothing shown yet: the new query is simply the one to load.
+            query = validated
+            pages = 1
+            view = QueryView(query: Self.effectiveQuery(validated, mode: mode, pages: 1))
+            guard stream != nil else { return }
+            stream?.stop()
+            stream = nil
+            open()
+            return try await waitForLoad()
+        }
+        // What the collection shows, and the query it shows: those of a
+        // replacement still waiting for its value, if any.
+        let pending = replacing
+        let old = pending?.old ?? (query: query, view: view, pages: pages)
+        var shown: [Key: Snapshot] = pending?.shown ?? [:]
+        if pending == nil { for child in view.visible { if let key = child.key { shown[key] = child } } }
+        let next = QueryView(query: Self.effectiveQuery(validated, mode: mode, pages: 1))
+        query = validated
+        pages = 1
+        view = next
+        replacing = Replacement(shown: shown, old: old)
+        stream?.stop()
+        stream = nil
+        open()
+        do throws(DatabaseError) {
+            try await waitForLoad()
+        } catch {
+            // Back to the old query, unless another one replaced it meanwhile.
+            if view === next {
+                replacing = nil
+                query = old.query
+                view = old.view
+                pages = old.pages
+                stream?.stop()
+                stream = nil
+                // Listening again, unless the collection was stopped.
+                if case .stopped = error {} else { open() }
+            }
+            throw error
+        }
+    }
+
+    /// Applies the first value of a new query (``setQuery(_:)``): the new
+    /// view takes it whole, raising the new listener's events, and the
+    /// collection takes the difference from `shown` as one grouped change.
+    /// - Returns: The child events.
+    func applyReplacement(_ payload: StreamPayload, filtered: Bool?, shown: [Key: Snapshot]) -> [ChildEvent] {
+        let events = view.apply(payload, filtered: filtered)
+        collection.performBatch {
+            var kept = Set<Key>()
+            for child in view.visible {
+                guard let key = child.key else { continue }
+                kept.insert(key)
+                // Compared by the core's digests: neither value is built.
+                if let before = shown[key], before.priority == child.priority,
+                   before.digest(priorities: false) == child.digest(priorities: false) { continue }
+                feed.receive(child)
+            }
+            for key in shown.keys where !kept.contains(key) { feed.receiveRemoval(of: key) }
+        }
+        return events
+    }
+}
+
+/// A query change waiting for the new query's first value.
+struct Replacement {
+    /// The children the collection shows, by key.
+    let shown: [Key: Snapshot]
+    /// The query, view and pages to go back to if the new query fails.
+    let old: (query: DatabaseQuery, view: QueryView, pages: Int)
+}

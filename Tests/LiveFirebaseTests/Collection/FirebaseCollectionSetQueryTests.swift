@@ -1,0 +1,157 @@
+// FirebaseCollectionSetQueryTests.swift — changing a live collection's
+// query: one minimal grouped change, the new listener's child events, and
+// the old query back when the new one fails.
+@testable import LiveFirebase
+import LiveSections
+import LiveServer
+import Testing
+
+@MainActor
+@Suite("FirebaseCollection.setQuery")
+struct FirebaseCollectionSetQueryTests {
+    typealias Collection = FirebaseCollection<DecodingDataSource<RawChild>>
+
+    /// `k0` … `k<n-1>`, `s` = their number, `g` = their number mod 3.
+    static func value(_ n: Int, changed: Set<Int> = []) -> String {
+        "{" + (0..<n).map { #""k\#($0)": {"s": \#($0), "g": \#($0 % 3)\#(changed.contains($0) ? #", "t": 1"# : "")}"# }
+            .joined(separator: ", ") + "}"
+    }
+
+    static func make(_ query: DatabaseQuery) throws -> Collection {
+        try FirebaseCollection(reference: try DatabaseReference(url: "http://127.0.0.1:9", path: "/items"), query: query,
+                               mode: .all, dataSource: DecodingDataSource<RawChild>(), opener: .offline)
+    }
+
+    /// Sets `query` on an offline collection, feeding the new stream `json`.
+    static func setQuery(_ c: Collection, _ query: DatabaseQuery, json: String) async throws {
+        let listening = c.generation
+        let change = Task { try await c.setQuery(query) }
+        while c.generation == listening { await Task.yield() }
+        try await c.receive(.put, at: .root, json: json)
+        try await change.value
+    }
+
+    static func keys(_ c: Collection) -> [String] { c.collection.models.map(\.identifier.string) }
+
+    @Test("a wider and a narrower window: one batch each, rows that stay are not reloaded, the new listener's events")
+    func widenAndNarrow() async throws {
+        let base = DatabaseQuery(order: .child("s"))
+        let c = try Self.make(base.limited(toFirst: 3))
+        try await c.receive(.put, at: .root, json: Self.value(8))
+        let sections = SectionedCollection(c.collection) { $0.dictionary["g"]?.numberValue ?? -1 }
+        let list = CheckingListTarget { sections.counts }
+        let connector = ListConnector(target: list)
+        connector.isReady = true
+        var stages: [[BatchStage]] = []
+        let tokens = [sections.observeSteps { connector.apply($0) }, sections.observeStages { stages.append($0) }]
+        var events: [String] = []
+        let watch = c.observeChildEvents { events.append("\($0.kind.rawValue) \($0.key) \($0.previousKey?.string ?? "-")") }
+
+        try await Self.setQuery(c, base.limited(toFirst: 5), json: Self.value(8))
+        #expect(Self.keys(c) == ["k0", "k1", "k2", "k3", "k4"])
+        #expect(stages.count == 1 && stages[0].allSatisfy { $0.reloadedRows.isEmpty }, "\(stages)")
+        #expect(events == ["child_added k0 -", "child_added k1 k0", "child_added k2 k1", "child_added k3 k2", "child_added k4 k3"])
+
+        stages.removeAll(); events.removeAll()
+        // Narrower, with k1's data changed meanwhile: only k1 is reloaded.
+        try await Self.setQuery(c, base.limited(toLast: 3).starting(at: .number(0)).ending(at: .number(3)),
+                                json: Self.value(8, changed: [1]))
+        #expect(Self.keys(c) == ["k1", "k2", "k3"])
+        #expect(stages.count == 1, "\(stages)")
+        #expect(stages.flatMap { $0.flatMap(\.reloadedRows) }.count == 1, "\(stages)")
+        #expect(events == ["child_added k1 -", "child_added k2 k1", "child_added k3 k2"])
+        #expect(list.rejected.isEmpty, "\(list.rejected)")
+        #expect(list.shown == sections.counts)
+        #expect(c.status == .live)
+        watch.cancel()
+        withExtendedLifetime(tokens) {}
+    }
+
+    @Test("another order is refused, and nothing changes")
+    func orderIsKept() async throws {
+        let c = try Self.make(DatabaseQuery(order: .child("s")))
+        try await c.receive(.put, at: .root, json: Self.value(3))
+        await #expect(throws: DatabaseError.self) { try await c.setQuery(DatabaseQuery(order: .key)) }
+        #expect(c.query == DatabaseQuery(order: .child("s")))
+        #expect(Self.keys(c) == ["k0", "k1", "k2"])
+    }
+
+    @Test("a new query whose stream fails: the error is thrown and the old query listens again")
+    func failureRestores() async throws {
+        let base = DatabaseQuery(order: .child("s"))
+        let c = try Self.make(base.limited(toFirst: 2))
+        try await c.receive(.put, at: .root, json: Self.value(5))
+        let listening = c.generation
+        let change = Task { try await c.setQuery(base.limited(toFirst: 4)) }
+        while c.generation == listening { await Task.yield() }
+        await c.receive(.ended(.permissionDenied("no")))
+        await #expect(throws: DatabaseError.self) { try await change.value }
+        #expect(c.query == base.limited(toFirst: 2))
+        #expect(Self.keys(c) == ["k0", "k1"])
+        // Listening with the old query again: its value resyncs as usual.
+        try await c.receive(.put, at: .root, json: Self.value(5, changed: [0]))
+        #expect(Self.keys(c) == ["k0", "k1"])
+        #expect(c.collection.models.first?.dictionary["t"] != nil)
+    }
+
+    @Test("seeded random queries in one order: the rows always equal a new collection's, every stage valid")
+    func randomQueries() async throws {
+        let seed = testSeed()
+        var rng = SplitMix64(seed: seed)
+        let base = DatabaseQuery(order: .child("s"))
+        let c = try Self.make(base)
+        try await c.receive(.put, at: .root, json: Self.value(10))
+        let sections = SectionedCollection(c.collection) { $0.dictionary["g"]?.numberValue ?? -1 }
+        let list = CheckingListTarget { sections.counts }
+        let connector = ListConnector(target: list)
+        connector.isReady = true
+        let token = sections.observeSteps { connector.apply($0) }
+        for step in 0..<40 {
+            var query = base
+            switch Int.random(in: 0..<4, using: &rng) {
+            case 0: query = query.limited(toFirst: Int.random(in: 1...12, using: &rng))
+            case 1: query = query.limited(toLast: Int.random(in: 1...12, using: &rng))
+            case 2: query = query.starting(at: .number(Double(Int.random(in: 0..<10, using: &rng))))
+            default: break
+            }
+            if Bool.random(using: &rng) { query = query.ending(at: .number(Double(Int.random(in: 0..<10, using: &rng)))) }
+            let n = Int.random(in: 5..<12, using: &rng)
+            let changed = Set((0..<n).filter { _ in Int.random(in: 0..<5, using: &rng) == 0 })
+            let json = Self.value(n, changed: changed)
+            guard (try? query.validated()) != nil else { continue }
+            try await Self.setQuery(c, query, json: json)
+            let oracle = try Self.make(query)
+            try await oracle.receive(.put, at: .root, json: json)
+            #expect(c.collection.models == oracle.collection.models, "seed \(seed), step \(step), \(query)")
+            #expect(list.rejected.isEmpty, "seed \(seed), step \(step): \(list.rejected)")
+            #expect(list.shown == sections.counts, "seed \(seed), step \(step)")
+        }
+        withExtendedLifetime(token) {}
+    }
+
+    @Test("against live-server: a wider limit loads the new children as one change, and writes stay live")
+    func againstTheServer() async throws {
+        try await withServer { server in
+            let client = try await FirebaseCollectionModesServerTests.fill(server)
+            let base = DatabaseQuery(order: .child("s"))
+            let c = try FirebaseCollection(reference: try DatabaseReference(url: server.url, path: "/items"),
+                                           query: base.limited(toFirst: 5), mode: .all,
+                                           dataSource: DecodingDataSource<RawChild>(),
+                                           opener: .database(configuration: FirebaseCollectionModesServerTests.fast))
+            let recorder = CollectionRecorder()
+            let token = c.collection.addObserver(recorder)
+            defer { token.cancel(); c.stop() }
+            try await c.start()
+            recorder.batches.removeAll()
+            try await c.setQuery(base.limited(toFirst: 8))
+            #expect(c.collection.models.map(\.identifier) == (try FirebaseCollectionModesServerTests.keys(0..<8)))
+            #expect(recorder.batches.count == 1 && recorder.batches[0].inserted == [5, 6, 7] && recorder.batches[0].updated.isEmpty,
+                    "\(recorder.batches)")
+            // Live under the new query.
+            let seen = c.observeValue {}
+            defer { seen.cancel() }
+            try await client.set(.object(["s": .number(-1), "t": "y"]), at: "k19")
+            #expect(try await FirebaseCollectionModesServerTests.settles(c, server, base.limited(toFirst: 8)))
+        }
+    }
+}
