@@ -47,6 +47,12 @@ public struct NSDiffableDataSourceSnapshot<SectionIdentifierType: Hashable & Sen
     public mutating func reconfigureItems(_ identifiers: [ItemIdentifierType]) {}
 }
 
+@available(iOS 14.0, tvOS 14.0, *)
+public struct NSDiffableDataSourceSectionSnapshot<ItemIdentifierType: Hashable & Sendable>: Sendable {
+    public init() {}
+    public mutating func append(_ items: [ItemIdentifierType], to parent: ItemIdentifierType? = nil) {}
+}
+
 @MainActor @preconcurrency
 open class UITableViewDiffableDataSource<SectionIdentifierType: Hashable & Sendable, ItemIdentifierType: Hashable & Sendable>: NSObject {
     open func apply(_ snapshot: NSDiffableDataSourceSnapshot<SectionIdentifierType, ItemIdentifierType>,

@@ -25,6 +25,19 @@ extension DiffableChange {
     }
 }
 
+extension DiffableChange {
+    /// The rows of `section` as a section snapshot (nil if it is not
+    /// shown), for a diffable data source applied section by section.
+    /// - Complexity: O(s + r) for s sections and the section's r rows.
+    @available(iOS 14.0, tvOS 14.0, *)
+    public func sectionSnapshot(of section: Section) -> NSDiffableDataSourceSectionSnapshot<Key>? {
+        guard let items = sections.first(where: { $0.id == section })?.items else { return nil }
+        var snapshot = NSDiffableDataSourceSectionSnapshot<Key>()
+        snapshot.append(items)
+        return snapshot
+    }
+}
+
 extension SectionedCollection where Section: Sendable {
     /// The sections shown, as a diffable data source snapshot.
     /// - Complexity: O(n) for n rows.
