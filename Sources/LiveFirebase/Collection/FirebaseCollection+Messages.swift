@@ -66,12 +66,15 @@ extension FirebaseCollection {
 
     private func apply(_ payload: StreamPayload, filtered: Bool?) async {
         let isWhole = payload.kind == .put && payload.path.isRoot
-        if isWhole, let replacement = replacing {
-            // A new query's first value (setQuery).
+        if let replacement = replacing {
+            // A new query's first value (setQuery); a stream sends it before
+            // anything else, and what comes before it is not for this view.
+            guard isWhole else { return }
             replacing = nil
             let events = applyReplacement(payload, filtered: filtered, shown: replacement.shown)
             return finish(events, isWhole: true, firstLoadStarted: nil)
         }
+        let listening = generation
         let firstLoad = isWhole && !hasLoaded
         let started = ContinuousClock.now
         if firstLoad, mode != .live {
@@ -87,6 +90,9 @@ extension FirebaseCollection {
         if firstLoad, mode != .live {
             // One batch: a fill of the empty collection.
             await feed.load(view.visible)
+            // Another stream opened meanwhile (a new query): its first value
+            // loads the collection again.
+            guard generation == listening else { return }
         } else if firstLoad {
             collection.notifyLoad(started: true)
             applyEach(events)

@@ -15,14 +15,21 @@ extension FirebaseCollection {
     /// order), then one value event.
     ///
     /// The query it has already listens anew: the events are a new
-    /// listener's, and rows change only if the data did.
-    /// In ``LoadMode/paged(size:)`` the pages start again from the first.
-    /// A stopped collection listens again. One that has loaded nothing yet
+    /// listener's, and rows change only if the data did. In
+    /// ``LoadMode/paged(size:)`` the pages start again from the first. A
+    /// stopped collection listens again. One that has loaded nothing yet
     /// takes `newQuery` as the query to load (and, if it is not started,
-    /// returns at once). Returns once the new value is in. If the new query's stream ends
-    /// before that (a refused query, permission denied), the collection
-    /// listens with its old query again, resyncing with the smallest change,
-    /// and the error is thrown.
+    /// returns at once).
+    ///
+    /// Returns once the new value is in. Until then, stream messages other
+    /// than that value are ignored, and ``hasMorePages`` is false. If the
+    /// new query's stream ends before that (a refused query, permission
+    /// denied), the collection listens with its old query again, resyncing
+    /// with the smallest change, and the error is thrown. If the collection
+    /// is stopped meanwhile, it goes back to the old query, stopped, and
+    /// ``DatabaseError/stopped`` is thrown; if it is also started again
+    /// before this returns, it keeps the new query, and the new stream's
+    /// first value is taken as the change from what is shown.
     ///
     /// - Throws: ``DatabaseError/invalidQuery(_:)`` for a query Firebase
     ///   refuses, or one whose order differs from the collection's (the
@@ -63,14 +70,15 @@ extension FirebaseCollection {
         do throws(DatabaseError) {
             try await waitForLoad()
         } catch {
-            // Back to the old query, unless another one replaced it meanwhile.
-            if view === next {
+            // The new query's stream failed, or the collection stopped: back
+            // to the old query. Not when a stream opened since (another
+            // query, or stop() then start()): the new query then stays, and
+            // its first value is still taken as the change from what is shown.
+            if stream == nil {
                 replacing = nil
                 query = old.query
                 view = old.view
                 pages = old.pages
-                stream?.stop()
-                stream = nil
                 // Listening again, unless the collection was stopped.
                 if case .stopped = error {} else { open() }
             }

@@ -81,11 +81,16 @@ extension Session {
         let target = firebase
         let validated: DatabaseQuery
         do { validated = try newQuery.validated() } catch { throw .database(error) }
-        var lost: DatabaseError?
+        var lost: DatabaseError?, connecting = false, loaded = false
         let watch = target.observeStatus { status in
-            if case .reconnecting(let error) = status, lost == nil {
+            switch status {
+            case .connecting: connecting = true
+            case .live: loaded = loaded || connecting
+            case .reconnecting(let error) where lost == nil && !loaded:
+                // Lost before the new value came: the command fails.
                 lost = error
                 target.stop()
+            default: break
             }
         }
         defer { watch.cancel() }

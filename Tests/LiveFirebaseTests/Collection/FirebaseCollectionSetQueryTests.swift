@@ -94,6 +94,34 @@ struct FirebaseCollectionSetQueryTests {
         #expect(c.collection.models.first?.dictionary["t"] != nil)
     }
 
+    @Test("stopped while a new query waits: back to the old query, stopped; stopped and started again: the new query loads")
+    func stoppedMeanwhile() async throws {
+        let base = DatabaseQuery(order: .child("s"))
+        let c = try Self.make(base.limited(toFirst: 2))
+        try await c.receive(.put, at: .root, json: Self.value(5))
+        var listening = c.generation
+        var change = Task { try await c.setQuery(base.limited(toFirst: 4)) }
+        while c.generation == listening { await Task.yield() }
+        c.stop()
+        await #expect(throws: DatabaseError.self) { try await change.value }
+        #expect(c.query == base.limited(toFirst: 2) && c.status == .stopped)
+
+        listening = c.generation
+        change = Task { try await c.setQuery(base.limited(toFirst: 4)) }
+        while c.generation == listening { await Task.yield() }
+        c.stop()
+        let restart = Task { try await c.start() }
+        await #expect(throws: DatabaseError.self) { try await change.value }
+        #expect(c.query == base.limited(toFirst: 4))
+        // A message other than the first value is not for the new view.
+        try await c.receive(.patch, at: .root, json: #"{"k9": {"s": -1}}"#)
+        #expect(Self.keys(c) == ["k0", "k1"])
+        try await c.receive(.put, at: .root, json: Self.value(5))
+        try await restart.value
+        #expect(Self.keys(c) == ["k0", "k1", "k2", "k3"])
+        #expect(c.status == .live)
+    }
+
     @Test("seeded random queries in one order: the rows always equal a new collection's, every stage valid")
     func randomQueries() async throws {
         let seed = testSeed()
