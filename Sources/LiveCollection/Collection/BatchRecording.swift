@@ -30,7 +30,7 @@ struct BatchRecording<Model> {
 
 extension SortedCollection {
     /// Whether a batch is being recorded.
-    @usableFromInline var isRecording: Bool { recording != nil }
+    @usableFromInline package var isRecording: Bool { recording != nil }
 
     /// Notes the state of `key` before its first change in the current batch.
     /// - Returns: whether this is the key's first change: outside a batch

@@ -35,13 +35,27 @@ extension Session {
 
     /// Replaces the collection with one of `options` in `mode`. On failure
     /// the old one stays, listening as before. A new query in the same
-    /// order, load mode and sections is a change of the live collection's
-    /// query (``FirebaseCollection/setQuery(_:)``).
+    /// order and load mode, with sections by a child before and after (or
+    /// by none), changes the live collection: its sections
+    /// (``SectionedCollection/setSections(by:)``), then its query
+    /// (``FirebaseCollection/setQuery(_:)``).
     func replace(options newOptions: QueryOptions, mode newMode: LoadMode) async throws(REPLError) {
-        let newQuery = try newOptions.query()
+        let newQuery = try newOptions.query(), newSections = try newOptions.sectionPath()
+        // The same order and load mode, and sections by a child before and
+        // after (or by none before and after): the live collection changes.
         if newMode == mode, newQuery.order == firebase.query.order,
-           try newOptions.sectionPath() == options.sectionPath() {
-            try await requery(newQuery)
+           (newSections == nil) == (view.sectionPath == nil) {
+            // Validated first: a refused query changes nothing.
+            do { _ = try newQuery.validated() } catch { throw .database(error) }
+            let oldSections = view.sectionPath
+            if let newSections { view.setSectionPath(newSections) }
+            do {
+                try await requery(newQuery)
+            } catch {
+                // The old query listens again: so do its sections.
+                if let oldSections { view.setSectionPath(oldSections) }
+                throw error
+            }
             options = newOptions
             return
         }

@@ -13,7 +13,7 @@ import LiveSections
 @MainActor
 final class SessionView {
     let collection: SortedCollection<REPLChild>
-    let sectionPath: DatabasePath?
+    private(set) var sectionPath: DatabasePath?
     let sectioned: SectionedCollection<REPLChild, JSONValue>?
 
     init(_ collection: SortedCollection<REPLChild>, sectionBy path: DatabasePath?) {
@@ -23,6 +23,15 @@ final class SessionView {
             SectionedCollection(collection, sectionsOrderedBy: sectionPrecedes, title: { $0.jsonText() },
                                 sectionedBy: { sectionValue(of: $0, at: path) })
         }
+    }
+
+    /// Sections by the child at `path` from now on, as one grouped change
+    /// of the sections (``SectionedCollection/setSections(by:)``); only
+    /// between two section paths.
+    func setSectionPath(_ path: DatabasePath) {
+        guard let sectioned, path != sectionPath else { return }
+        sectionPath = path
+        sectioned.setSections { sectionValue(of: $0, at: path) }
     }
 
     /// Sections and their keys, in display order.

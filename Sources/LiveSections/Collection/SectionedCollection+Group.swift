@@ -92,7 +92,7 @@ extension SectionedCollection {
     /// - Complexity: O(n log n).
     private func fill() {
         // Built beside the fill where it was prepared, or here.
-        if let made = collection.fillResult(for: ObjectIdentifier(self)) as? Sectioning {
+        if !fillWorkIsStale, let made = collection.fillResult(for: ObjectIdentifier(self)) as? Sectioning {
             adopt(made)
         } else {
             rebuild()

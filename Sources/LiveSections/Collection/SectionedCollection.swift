@@ -40,12 +40,16 @@ import LiveModel
 @MainActor
 public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashable & SendableMetatype> {
     public let collection: SortedCollection<Model>
-    @usableFromInline let sectionOf: @Sendable (Model) -> Section
+    @usableFromInline var sectionOf: @Sendable (Model) -> Section
     /// The order of sections: a strict total order over distinct sections.
     @usableFromInline let sectionPrecedes: @Sendable (Section, Section) -> Bool
     private let titleOf: (Section) -> String
     /// Sections every model of the collection (``rebuild()``).
-    let sectioningAll: (SortedCollection<Model>) -> Sectioning
+    var sectioningAll: (SortedCollection<Model>) -> Sectioning
+    /// Whether the sections were given another rule (``setSections(by:)``)
+    /// since the collection took these sections' work for its fills: a
+    /// fill's sections, made with the first rule, are then made again here.
+    var fillWorkIsStale = false
 
     /// Where a model is shown: its section and its order post.
     @usableFromInline typealias Place = ShownPlace<Section>
