@@ -41,6 +41,25 @@ struct SectionedFillTests {
         return try Snapshot.parse(json: "{" + members.joined(separator: ",") + "}", order: .child("score"))
     }
 
+    @Test("after a new section rule, a fill's sections are built beside it by the new rule")
+    func newRuleBeside() async throws {
+        var r = Rng(seed: testSeed("newRuleBeside", default: 20_261_127))
+        let document = try self.document(&r)
+        let collection = SortedCollection<Tile>(order: .child("score"))
+        let calls = CallCount()
+        let sectioned = SectionedCollection(collection) { $0.group }
+        sectioned.setSections { (tile: Tile) in
+            calls.add()
+            return tile.group % 3
+        }
+        let fill = await prepareAway(document, order: .child("score"), bulk: true, works: collection.fillWorks)
+        let beside = calls.value
+        #expect(beside == fill.count)
+        #expect(collection.fill(fill))
+        #expect(calls.value == beside, "the main actor sectioned again")
+        #expect(sectioned.snapshot() == SectionedCollection(collection) { $0.group % 3 }.snapshot())
+    }
+
     @Test("sections built beside the fill equal sections built on the main actor, which calls no section closure",
           arguments: [false, true])
     func builtBeside(descending: Bool) async throws {

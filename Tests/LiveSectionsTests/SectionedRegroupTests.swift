@@ -95,4 +95,33 @@ struct SectionedRegroupTests {
         }
         #expect(sections.snapshot().map(\.items) == [["k0", "k1", "k2", "k3", "k9"]])
     }
+
+    @Test("a later call wins over one deferred from inside a batch")
+    func laterCallWins() async throws {
+        let collection = SortedCollection<Tile>(order: .child("score"))
+        for i in 0..<4 { try collection.add(Tile(identifier: Key(stringLiteral: "k\(i)"), score: Double(i), group: i)) }
+        let sections = SectionedCollection(collection) { $0.group % 2 }
+        collection.performBatch { sections.setSections { _ in 0 } }      // deferred
+        sections.setSections { $0.group % 4 }                             // now
+        for _ in 0..<100 { await Task.yield() }
+        #expect(sections.snapshot().map(\.items) == [["k0"], ["k1"], ["k2"], ["k3"]])
+    }
+
+    @Test("a change told to another observer first, not applied here yet, is part of the new rule's change")
+    func pendingChange() throws {
+        let collection = SortedCollection<Tile>(order: .child("score"))
+        for i in 0..<4 { try collection.add(Tile(identifier: Key(stringLiteral: "k\(i)"), score: Double(i), group: i)) }
+        // `first` is told each change before `sections`, and gives `sections` a new rule then.
+        let first = SectionedCollection(collection) { $0.group }
+        let sections = SectionedCollection(collection) { $0.group % 2 }
+        var stages: [[BatchStage]] = []
+        var regroup = false
+        let tokens = [first.observeStages { _ in if regroup { regroup = false; sections.setSections { $0.group % 3 } } },
+                      sections.observeStages { stages.append($0) }]
+        regroup = true
+        try collection.add(Tile(identifier: "k1", score: 1, group: 1))   // k1 changes in place: a reload
+        #expect(sections.snapshot() == SectionedCollection(collection) { $0.group % 3 }.snapshot())
+        #expect(stages.flatMap { $0.flatMap(\.reloadedRows) }.count == 1, "\(stages)")
+        withExtendedLifetime(tokens) {}
+    }
 }

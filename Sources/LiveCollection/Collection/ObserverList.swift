@@ -37,6 +37,12 @@ package struct ObserverList<Handler> {
         return id
     }
 
+    /// Changes every handler in place with `change`, keeping the order.
+    /// - Complexity: O(h) for h handlers.
+    package mutating func updateEach(_ change: (inout Handler) -> Void) {
+        for i in entries.indices { change(&entries[i].handler) }
+    }
+
     /// Removes the handler numbered `id`, if it is still here, and returns it.
     /// - Complexity: O(h) for h handlers (numbers grow, so it is found by
     ///   binary search, but the ones after it shift).

@@ -62,6 +62,16 @@ extension SortedCollection {
         return register(registration)
     }
 
+    /// Replaces the fill work registered under `work`'s slot (an observer
+    /// whose work changed), keeping the observer's place in the order.
+    /// Fills prepared before it run the old work.
+    /// - Complexity: O(h) for h observers.
+    package func replaceFillWork(_ work: FillWork<Model>) {
+        observers.updateEach { observer in
+            if observer.fillWork?.slot == work.slot { observer.fillWork = work }
+        }
+    }
+
     /// The fill works of the observers registered now, in registration order.
     package var fillWorks: [FillWork<Model>] {
         handlers.ordered.compactMap(\.fillWork)

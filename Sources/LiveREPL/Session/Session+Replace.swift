@@ -36,9 +36,9 @@ extension Session {
     /// Replaces the collection with one of `options` in `mode`. On failure
     /// the old one stays, listening as before. A new query in the same
     /// order and load mode, with sections by a child before and after (or
-    /// by none), changes the live collection: its sections
-    /// (``SectionedCollection/setSections(by:)``), then its query
-    /// (``FirebaseCollection/setQuery(_:)``).
+    /// by none), changes the live collection: its query
+    /// (``FirebaseCollection/setQuery(_:)``), then its sections
+    /// (``SectionedCollection/setSections(by:)``).
     func replace(options newOptions: QueryOptions, mode newMode: LoadMode) async throws(REPLError) {
         let newQuery = try newOptions.query(), newSections = try newOptions.sectionPath()
         // The same order and load mode, and sections by a child before and
@@ -47,15 +47,9 @@ extension Session {
            (newSections == nil) == (view.sectionPath == nil) {
             // Validated first: a refused query changes nothing.
             do { _ = try newQuery.validated() } catch { throw .database(error) }
-            let oldSections = view.sectionPath
+            try await requery(newQuery)
+            // Once the new query is in: a failed query changes nothing.
             if let newSections { view.setSectionPath(newSections) }
-            do {
-                try await requery(newQuery)
-            } catch {
-                // The old query listens again: so do its sections.
-                if let oldSections { view.setSectionPath(oldSections) }
-                throw error
-            }
             options = newOptions
             return
         }

@@ -92,7 +92,7 @@ extension SectionedCollection {
     /// - Complexity: O(n log n).
     private func fill() {
         // Built beside the fill where it was prepared, or here.
-        if !fillWorkIsStale, let made = collection.fillResult(for: ObjectIdentifier(self)) as? Sectioning {
+        if let made = collection.fillResult(for: ObjectIdentifier(self)) as? Sectioning, made.rule == rule {
             adopt(made)
         } else {
             rebuild()

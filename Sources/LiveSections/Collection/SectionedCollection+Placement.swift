@@ -148,14 +148,15 @@ extension SectionedCollection {
     @inlinable
     nonisolated static func sectioning(_ count: Int, _ forEachPosted: ((Model, OrderPost) -> Void) -> Void,
                                        sectionOf: @escaping (Model) -> Section,
-                                       sectionPrecedes: @escaping (Section, Section) -> Bool) -> Sectioning {
+                                       sectionPrecedes: @escaping (Section, Section) -> Bool,
+                                       rule: Int = 0) -> Sectioning {
         // Visited in order, so each section's rows come sorted.
         var grouped: [Section: [OrderPost]] = [:]
         forEachPosted { model, post in grouped[sectionOf(model), default: []].append(post) }
         var rows: [Section: PostRows] = [:]
         rows.reserveCapacity(grouped.count)
         for (section, sorted) in grouped { rows[section] = PostRows(sorted: sorted) }
-        return Sectioning(order: grouped.keys.sorted(by: sectionPrecedes), rows: rows)
+        return Sectioning(order: grouped.keys.sorted(by: sectionPrecedes), rows: rows, rule: rule)
     }
 
     /// Takes the row shown at `place` out; returns its former path,

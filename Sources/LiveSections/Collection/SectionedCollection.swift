@@ -46,10 +46,12 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     private let titleOf: (Section) -> String
     /// Sections every model of the collection (``rebuild()``).
     var sectioningAll: (SortedCollection<Model>) -> Sectioning
-    /// Whether the sections were given another rule (``setSections(by:)``)
-    /// since the collection took these sections' work for its fills: a
-    /// fill's sections, made with the first rule, are then made again here.
-    var fillWorkIsStale = false
+    /// How many times the section rule was changed (``setSections(by:)``):
+    /// a fill's sections made with an older rule are made again.
+    var rule = 0
+    /// How many times a new rule was asked for: a call deferred to the next
+    /// turn is dropped when another came after it.
+    var ruleRequests = 0
 
     /// Where a model is shown: its section and its order post.
     @usableFromInline typealias Place = ShownPlace<Section>
@@ -60,10 +62,13 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     final class Sectioning {
         let order: [Section]
         let rows: [Section: PostRows]
+        /// The section rule it was made with (see ``rule``).
+        let rule: Int
         @usableFromInline
-        init(order: [Section], rows: [Section: PostRows]) {
+        init(order: [Section], rows: [Section: PostRows], rule: Int = 0) {
             self.order = order
             self.rows = rows
+            self.rule = rule
         }
     }
 

@@ -86,6 +86,10 @@ struct FirebaseCollectionSetQueryTests {
         let listening = c.generation
         let change = Task { try await c.setQuery(base.limited(toFirst: 4)) }
         while c.generation == listening { await Task.yield() }
+        // The new stream ends with a refusal (told as it would tell it);
+        // stopped at the end, so that its consumer ends too.
+        let refused = c.stream
+        defer { refused?.stop() }
         await c.receive(.ended(.permissionDenied("no")))
         await #expect(throws: DatabaseError.self) { try await change.value }
         #expect(c.query == base.limited(toFirst: 2))
