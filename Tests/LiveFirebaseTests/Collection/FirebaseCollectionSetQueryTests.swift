@@ -22,11 +22,26 @@ struct FirebaseCollectionSetQueryTests {
                                mode: .all, dataSource: DecodingDataSource<RawChild>(), opener: .offline)
     }
 
-    /// Sets `query` on an offline collection, feeding the new stream `json`.
-    static func setQuery(_ c: Collection, _ query: DatabaseQuery, json: String) async throws {
+    /// An offline collection of `query` that has loaded `value(n)`; the
+    /// caller stops it.
+    static func loaded(_ query: DatabaseQuery, _ n: Int) async throws -> Collection {
+        let c = try make(query)
+        try await c.receive(.put, at: .root, json: value(n))
+        return c
+    }
+
+    /// Starts setting `query` on `c`; returns once its new stream is open
+    /// (the change then waits for the stream's first value).
+    static func startSetQuery(_ c: Collection, _ query: DatabaseQuery) async -> Task<Void, any Error> {
         let listening = c.generation
         let change = Task { try await c.setQuery(query) }
         while c.generation == listening { await Task.yield() }
+        return change
+    }
+
+    /// Sets `query` on an offline collection, feeding the new stream `json`.
+    static func setQuery(_ c: Collection, _ query: DatabaseQuery, json: String) async throws {
+        let change = await startSetQuery(c, query)
         try await c.receive(.put, at: .root, json: json)
         try await change.value
     }
@@ -80,12 +95,9 @@ struct FirebaseCollectionSetQueryTests {
     @Test("a new query whose stream fails: the error is thrown and the old query listens again")
     func failureRestores() async throws {
         let base = DatabaseQuery(order: .child("s"))
-        let c = try Self.make(base.limited(toFirst: 2))
+        let c = try await Self.loaded(base.limited(toFirst: 2), 5)
         defer { c.stop() }
-        try await c.receive(.put, at: .root, json: Self.value(5))
-        let listening = c.generation
-        let change = Task { try await c.setQuery(base.limited(toFirst: 4)) }
-        while c.generation == listening { await Task.yield() }
+        let change = await Self.startSetQuery(c, base.limited(toFirst: 4))
         // The new stream ends with a refusal (told as it would tell it);
         // stopped at the end, so that its consumer ends too.
         let refused = c.stream
@@ -103,12 +115,9 @@ struct FirebaseCollectionSetQueryTests {
     @Test("stopped while a new query waits: back to the old query, stopped")
     func stoppedMeanwhile() async throws {
         let base = DatabaseQuery(order: .child("s"))
-        let c = try Self.make(base.limited(toFirst: 2))
+        let c = try await Self.loaded(base.limited(toFirst: 2), 5)
         defer { c.stop() }
-        try await c.receive(.put, at: .root, json: Self.value(5))
-        let listening = c.generation
-        let change = Task { try await c.setQuery(base.limited(toFirst: 4)) }
-        while c.generation == listening { await Task.yield() }
+        let change = await Self.startSetQuery(c, base.limited(toFirst: 4))
         c.stop()
         await #expect(throws: DatabaseError.self) { try await change.value }
         #expect(c.query == base.limited(toFirst: 2) && c.status == .stopped)
@@ -118,12 +127,9 @@ struct FirebaseCollectionSetQueryTests {
     @Test("stopped and started again while a new query waits: whichever query listens, the rows are its window")
     func restartedMeanwhile() async throws {
         let base = DatabaseQuery(order: .child("s"))
-        let c = try Self.make(base.limited(toFirst: 2))
+        let c = try await Self.loaded(base.limited(toFirst: 2), 5)
         defer { c.stop() }
-        try await c.receive(.put, at: .root, json: Self.value(5))
-        let listening = c.generation
-        let change = Task { try await c.setQuery(base.limited(toFirst: 4)) }
-        while c.generation == listening { await Task.yield() }
+        let change = await Self.startSetQuery(c, base.limited(toFirst: 4))
         c.stop()
         // Which runs first, the failed wait or the restart, is the
         // scheduler's choice: either way the collection loads what it listens to.
@@ -139,12 +145,9 @@ struct FirebaseCollectionSetQueryTests {
     @Test("a message other than the new query's first value is not for its view")
     func onlyTheFirstValue() async throws {
         let base = DatabaseQuery(order: .child("s"))
-        let c = try Self.make(base.limited(toFirst: 2))
+        let c = try await Self.loaded(base.limited(toFirst: 2), 5)
         defer { c.stop() }
-        try await c.receive(.put, at: .root, json: Self.value(5))
-        let listening = c.generation
-        let change = Task { try await c.setQuery(base.limited(toFirst: 3)) }
-        while c.generation == listening { await Task.yield() }
+        let change = await Self.startSetQuery(c, base.limited(toFirst: 3))
         try await c.receive(.patch, at: .root, json: #"{"k9": {"s": -1}}"#)
         #expect(Self.keys(c) == ["k0", "k1"])
         try await c.receive(.put, at: .root, json: Self.value(5))
