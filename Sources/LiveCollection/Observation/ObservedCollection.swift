@@ -44,7 +44,6 @@ public final class ObservedCollection<Model: LiveModelProtocol> {
     /// from the collection.
     private func apply(_ update: CollectionUpdate<Model>) {
         let batch = update.batch
-        let told = Set(update.updatedModels.map(\.identifier)).union(update.movedModels.map(\.identifier))
         if batch.inserted.isEmpty && batch.deleted.isEmpty && batch.moved.isEmpty {
             // In place: only the rows told, found at their positions.
             let current = rows
@@ -58,7 +57,7 @@ public final class ObservedCollection<Model: LiveModelProtocol> {
                 return
             }
         }
-        reorder(setting: told)
+        reorder(setting: Set(update.updatedModels.map(\.identifier)).union(update.movedModels.map(\.identifier)))
     }
 
     /// Takes the collection's order, keeping each key's row object and

@@ -53,9 +53,8 @@ extension SectionedCollection where Section: Sendable {
     public func connect(_ dataSource: UITableViewDiffableDataSource<Section, Key>,
                         changedRows style: ChangedRowStyle = .reconfigure, animated: Bool = true,
                         completion: (() -> Void)? = nil) -> DiffableChanges<Model, Section> {
-        dataSource.apply(diffableSnapshot(), animatingDifferences: false, completion: nil)
-        return DiffableChanges(self) { change in
-            dataSource.apply(change.snapshot(changedRows: style), animatingDifferences: animated, completion: completion)
+        connect(style) { snapshot, animating in
+            dataSource.apply(snapshot, animatingDifferences: animating && animated, completion: animating ? completion : nil)
         }
     }
 
@@ -64,10 +63,18 @@ extension SectionedCollection where Section: Sendable {
     public func connect(_ dataSource: UICollectionViewDiffableDataSource<Section, Key>,
                         changedRows style: ChangedRowStyle = .reconfigure, animated: Bool = true,
                         completion: (() -> Void)? = nil) -> DiffableChanges<Model, Section> {
-        dataSource.apply(diffableSnapshot(), animatingDifferences: false, completion: nil)
-        return DiffableChanges(self) { change in
-            dataSource.apply(change.snapshot(changedRows: style), animatingDifferences: animated, completion: completion)
+        connect(style) { snapshot, animating in
+            dataSource.apply(snapshot, animatingDifferences: animating && animated, completion: animating ? completion : nil)
         }
+    }
+
+    /// Applies the current snapshot with `apply` (not animating), then one
+    /// snapshot after each change (animating): what both data sources share.
+    private func connect(_ style: ChangedRowStyle,
+                         apply: @escaping (NSDiffableDataSourceSnapshot<Section, Key>, _ animating: Bool) -> Void)
+        -> DiffableChanges<Model, Section> {
+        apply(diffableSnapshot(), false)
+        return DiffableChanges(self) { change in apply(change.snapshot(changedRows: style), true) }
     }
 }
 #endif
