@@ -55,6 +55,8 @@ struct CommandParserTests {
         ("help nothing", .unknownCommand("nothing")),
         ("query --limit-first 0", .invalidQuery("--limit-first must be at least 1, not 0")),
         ("query --order-by $key --start-at 3", .invalidQuery("under orderByKey the start bound must be a valid key string")),
+        ("query --where 'score ~ 3'", .invalidQuery(#"--where "score ~ 3": no comparison (one of == != < <= > >=)"#)),
+        ("query --where 'a.b == 3'", .invalidQuery(#"--where "a.b == 3": invalid path "a.b": '.' at byte 1 is not allowed"#)),
         ("query 'open", .usage(command: "query", problem: "a quote opened after column 6 is not closed", usage: "query [OPTIONS]")),
     ])
     func badLines(_ line: String, _ expected: REPLError) {

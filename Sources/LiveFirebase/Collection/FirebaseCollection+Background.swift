@@ -58,7 +58,8 @@ extension FirebaseCollection {
         let before = view, listening = generation
         // A large load's child events cost memory and time: made only for
         // observers, or for one added while the load was prepared.
-        let load = await Self.prepare(payload, query: view.query, filtered: filtered, prepare: prepare, bulkFill: bulkFill,
+        let load = await Self.prepare(payload, query: view.query, filtered: filtered, filter: filter,
+                                      prepare: prepare, bulkFill: bulkFill,
                                       works: collection.fillWorks, childEvents: !childObservers.isEmpty)
         guard generation == listening else { return .dropped }
         guard view === before, view.isEmpty else { return .declined }
@@ -69,13 +70,15 @@ extension FirebaseCollection {
         return .applied(events, observers: load.observers)
     }
 
-    /// The view of `payload` in a new view of `query`, and its models, with
-    /// the collection's observers' `works` done on them; without
-    /// `childEvents`, the child events of a fill are left out.
+    /// The view of `payload` in a new view of `query`, and the models of the
+    /// children `filter` accepts, with the collection's observers' `works`
+    /// done on them; without `childEvents`, the child events of a fill are
+    /// left out.
     /// - Complexity: O(n log n) for n children, plus their preparations and
     ///   the works.
     @concurrent
     nonisolated static func prepare(_ payload: StreamPayload, query: DatabaseQuery, filtered: Bool?,
+                                    filter: ChildFilter?,
                                     prepare: @escaping @Sendable (Snapshot) throws -> Preparation<Model>,
                                     bulkFill: @escaping BulkFill,
                                     works: [FillWork<Model>], childEvents: Bool)
@@ -86,7 +89,8 @@ extension FirebaseCollection {
         // thread of its own: on a large load both cores are at work, and the
         // concurrency pool keeps a thread for everything else.
         let whole = payload.kind == .put && payload.path.isRoot
-        let holdsAll = whole && query.limit == nil && query.start == nil && query.end == nil
+        // A filtered load is made from the view's children.
+        let holdsAll = filter == nil && whole && query.limit == nil && query.start == nil && query.end == nil
         let data = payload.data, order = query.order
         let bulk = holdsAll ? ThreadedWork {
             bulkFill(data, data.childrenCount, order, prepare)
@@ -99,11 +103,12 @@ extension FirebaseCollection {
         if let fill = await bulk?.value() ?? nil, view.count == payload.data.childrenCount {
             return BackgroundLoad(view: view, events: events, fill: fill, works: works)
         }
-        if whole, !holdsAll,
+        if whole, !holdsAll, filter == nil,
            let fill = bulkFill(payload.data, view.count, query.order, prepare) {
             return BackgroundLoad(view: view, events: events, fill: fill, works: works)
         }
-        let fill = PreparedFill(view.visible, order: query.order, prepare: prepare)
+        let fill = PreparedFill(filter.map { view.visible.filter($0) } ?? view.visible, order: query.order,
+                                prepare: prepare)
         return BackgroundLoad(view: view, events: events, fill: fill, works: works)
     }
 }

@@ -22,6 +22,8 @@ extension FirebaseCollection {
     ///   - kind: `put` replaces the value at `path` (relative to the
     ///     location; `/` replaces everything); `patch` merges the members
     ///     of `json`, each a relative path, into it.
+    ///   - path: Where the data goes, relative to the location.
+    ///   - json: The data, as JSON text (for a `patch`, an object).
     /// - Throws: ``DatabaseError/invalidValue(_:)`` with the parser's
     ///   position when `json` is not valid; nothing is changed then.
     public func receive(_ kind: StreamPayload.Kind, at path: DatabasePath, json: String) async throws(DatabaseError) {
@@ -89,7 +91,7 @@ extension FirebaseCollection {
         let events = view.apply(payload, filtered: filtered)
         if firstLoad, mode != .live {
             // One batch: a fill of the empty collection.
-            await feed.load(view.visible)
+            await feed.load(shown(view.visible))
             // Another stream opened meanwhile (a new query): its first value
             // loads the collection again.
             guard generation == listening else { return }
@@ -139,7 +141,7 @@ extension FirebaseCollection {
         var last: [Key: Int] = [:]
         for (i, event) in events.enumerated() { last[event.key] = i }
         for (i, event) in events.enumerated() where last[event.key] == i {
-            if event.kind == .removed {
+            if event.kind == .removed || !shows(child: event.snapshot) {
                 feed.receiveRemoval(of: event.key)
             } else {
                 feed.receive(event.snapshot)

@@ -38,6 +38,25 @@ extension FirebaseCollection {
     /// - Complexity: O((n + m) log n) for n children shown and m in the new
     ///   value, plus the preparation of the children that changed.
     public func setQuery(_ newQuery: DatabaseQuery) async throws(DatabaseError) {
+        try await replaceQuery(newQuery, filter: filter)
+    }
+
+    /// Changes the query and the client-side filter of a started
+    /// collection as one change: as ``setQuery(_:)``, with the new query's
+    /// first value filtered by `newFilter` (see ``setFilter(_:)``). If the
+    /// query change fails, the old query and the old filter stay.
+    /// - Parameters:
+    ///   - newQuery: The query to listen with.
+    ///   - newFilter: Whether to show a child of `newQuery`; nil shows them
+    ///     all.
+    /// - Throws: As ``setQuery(_:)``.
+    /// - Complexity: As ``setQuery(_:)``, plus one call of `newFilter` per
+    ///   child of the new value.
+    public func setQuery(_ newQuery: DatabaseQuery, filter newFilter: ChildFilter?) async throws(DatabaseError) {
+        try await replaceQuery(newQuery, filter: newFilter)
+    }
+
+    private func replaceQuery(_ newQuery: DatabaseQuery, filter newFilter: ChildFilter?) async throws(DatabaseError) {
         let validated = try newQuery.validated()
         guard validated.order == query.order else {
             throw .invalidQuery("a collection keeps its order (\(query.order)); make a new collection for \(validated.order)")
@@ -45,6 +64,7 @@ extension FirebaseCollection {
         guard hasLoaded else {
             // Nothing shown yet: the new query is simply the one to load.
             query = validated
+            filter = newFilter
             pages = 1
             view = QueryView(query: Self.effectiveQuery(validated, mode: mode, pages: 1))
             guard stream != nil else { return }
@@ -56,11 +76,12 @@ extension FirebaseCollection {
         // What the collection shows, and the query it shows: those of a
         // replacement still waiting for its value, if any.
         let pending = replacing
-        let old = pending?.old ?? (query: query, view: view, pages: pages)
+        let old = pending?.old ?? (query: query, view: view, pages: pages, filter: filter)
         var shown: [Key: Snapshot] = pending?.shown ?? [:]
         if pending == nil { for child in view.visible { if let key = child.key { shown[key] = child } } }
         let next = QueryView(query: Self.effectiveQuery(validated, mode: mode, pages: 1))
         query = validated
+        filter = newFilter
         pages = 1
         view = next
         replacing = Replacement(shown: shown, old: old)
@@ -79,6 +100,7 @@ extension FirebaseCollection {
                 query = old.query
                 view = old.view
                 pages = old.pages
+                filter = old.filter
                 // Listening again, unless the collection was stopped.
                 if case .stopped = error {} else { open() }
             }
@@ -95,7 +117,7 @@ extension FirebaseCollection {
         collection.performBatch {
             var kept = Set<Key>()
             for child in view.visible {
-                guard let key = child.key else { continue }
+                guard let key = child.key, shows(child: child) else { continue }
                 kept.insert(key)
                 // Compared by the core's digests: neither value is built.
                 if let before = shown[key], before.priority == child.priority,
@@ -112,6 +134,7 @@ extension FirebaseCollection {
 struct Replacement {
     /// The children the collection shows, by key.
     let shown: [Key: Snapshot]
-    /// The query, view and pages to go back to if the new query fails.
-    let old: (query: DatabaseQuery, view: QueryView, pages: Int)
+    /// The query, view, pages and filter to go back to if the new query
+    /// fails.
+    let old: (query: DatabaseQuery, view: QueryView, pages: Int, filter: (@Sendable (Snapshot) -> Bool)?)
 }

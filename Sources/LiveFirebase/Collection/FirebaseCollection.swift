@@ -3,7 +3,7 @@
 import LiveCollection
 import LiveModel
 
-/// A ``SortedCollection`` kept equal to a query of a database location, in
+/// A `SortedCollection` kept equal to a query of a database location, in
 /// one of three ``LoadMode``s; the sectioned layer (`SectionedCollection`)
 /// sits on its ``collection`` like on any other.
 ///
@@ -25,11 +25,12 @@ import LiveModel
 /// - Child events (``observeChildEvents(_:)``) come in Firebase's order per
 ///   update, then a value callback (``observeValue(_:)``); the collection's
 ///   own observers get positions, and a `SectionedCollection` on it index
-///   paths, as FirebaseDataSource gave them.
+///   paths.
 /// - Nothing the server sends can crash it: a removal of an absent child or
 ///   a change of an unknown one is reconciled from what it holds.
 @MainActor
 public final class FirebaseCollection<Source: ModelDataSource> {
+    /// The models' type: the data source's.
     public typealias Model = Source.Model
 
     /// The location.
@@ -77,11 +78,18 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     /// While a new query's first value is awaited (``setQuery(_:)``): what
     /// is shown, and what to go back to.
     var replacing: Replacement?
+    /// Which children of the query the collection shows (``setFilter(_:)``).
+    var filter: ChildFilter?
     /// When the complete ``loadProgress`` reached this actor.
     var parsedAt: ContinuousClock.Instant?
 
-    /// A collection of `query` at `reference`.
+    /// A collection of `query` at `reference`, not started yet.
     /// - Parameters:
+    ///   - reference: The location, with its credentials.
+    ///   - query: Which children to show; every child, in priority order,
+    ///     by default.
+    ///   - mode: How children load; ``LoadMode/live`` by default.
+    ///   - dataSource: Turns each child's snapshot into a model.
     ///   - opener: How the stream is opened (the real database by default;
     ///     ``StreamOpener/offline`` for a collection fed by hand).
     /// - Throws: ``DatabaseError/invalidQuery(_:)`` for a query Firebase

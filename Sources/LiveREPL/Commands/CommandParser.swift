@@ -60,6 +60,7 @@ public enum CommandParser {
                 let options = try QueryOptions.parse(arguments)
                 _ = try options.query()
                 _ = try options.sectionPath()
+                _ = try options.filter()
                 return .query(options)
             } catch let error as REPLError {
                 throw error

@@ -9,6 +9,9 @@ extension Session {
     /// The query, the sections, the load mode and where data comes from.
     func queryLines() -> [String] {
         var lines = ["query: \(firebase.effectiveQuery)"]
+        if !options.conditions.isEmpty {
+            lines.append("where: " + options.conditions.compactMap { try? ChildCondition(parsing: $0).description }.joined(separator: ", "))
+        }
         lines.append("sections: " + (options.sectionBy.map { "by \($0)" } ?? "one section"))
         switch mode {
         case .live: lines.append("load: live (child by child)")

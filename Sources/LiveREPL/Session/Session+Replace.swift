@@ -36,8 +36,10 @@ extension Session {
     /// Replaces the collection with one of `options` in `mode`. On failure
     /// the old one stays, listening as before. A new query in the same
     /// order and load mode, with sections by a child before and after (or
-    /// by none), changes the live collection: its query
-    /// (``FirebaseCollection/setQuery(_:)``), then its sections
+    /// by none), changes the live collection: its query and filter
+    /// (``FirebaseCollection/setQuery(_:filter:)``, or
+    /// ``FirebaseCollection/setFilter(_:)`` alone when the query stays),
+    /// then its sections
     /// (``SectionedCollection/setSections(by:)``).
     func replace(options newOptions: QueryOptions, mode newMode: LoadMode) async throws(REPLError) {
         let newQuery = try newOptions.query(), newSections = try newOptions.sectionPath()
@@ -47,7 +49,14 @@ extension Session {
            (newSections == nil) == (view.sectionPath == nil) {
             // Validated first: a refused query changes nothing.
             do { _ = try newQuery.validated() } catch { throw .database(error) }
-            try await requery(newQuery)
+            let newFilter = try newOptions.filter()
+            if newQuery == firebase.query, newOptions.conditions != options.conditions {
+                // Only the filter changes: the query's children are filtered
+                // again, without listening anew.
+                firebase.setFilter(newFilter)
+            } else {
+                try await requery(newQuery, filter: newFilter)
+            }
             // Once the new query is in: a failed query changes nothing.
             if let newSections { view.setSectionPath(newSections) }
             options = newOptions
@@ -85,7 +94,7 @@ extension Session {
     /// listener's events are gathered as any command's. A stream that
     /// loses its connection before the new value is in fails the command,
     /// and the collection listens with its old query again.
-    private func requery(_ newQuery: DatabaseQuery) async throws(REPLError) {
+    private func requery(_ newQuery: DatabaseQuery, filter: (@Sendable (Snapshot) -> Bool)?) async throws(REPLError) {
         let target = firebase
         let validated: DatabaseQuery
         do { validated = try newQuery.validated() } catch { throw .database(error) }
@@ -102,7 +111,7 @@ extension Session {
             }
         }
         defer { watch.cancel() }
-        let change = Task { try await target.setQuery(validated) }
+        let change = Task { try await target.setQuery(validated, filter: filter) }
         if isOffline {
             // The new (offline) stream waits for the location's value: once
             // it is open, give it what was injected.

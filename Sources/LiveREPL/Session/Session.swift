@@ -40,13 +40,19 @@ public enum CommandOutput: Sendable, Equatable {
 public struct ShownSection: Sendable, Equatable {
     /// The section's value (null for the single section without `--section-by`).
     public let value: JSONValue
+    /// The section's rows, in order.
     public let rows: [ShownRow]
 }
 
 /// A row as `show` prints it.
 public struct ShownRow: Sendable, Equatable {
+    /// The child's key.
     public let key: Key
+    /// The value the query orders the child by, as JSON text (an object
+    /// as `{…}`).
     public let sortValue: String
+    /// The child's value as JSON text, cut to one line of at most 60
+    /// characters.
     public let summary: String
 }
 
@@ -70,7 +76,7 @@ public final class Session {
     /// What the initial load cost (nil before it is in).
     public internal(set) var initialLoad: InitialLoad?
     /// Called on the main actor while the initial load arrives from a
-    /// server (see ``LoadProgress``): a front end on a terminal shows it.
+    /// server (see `LoadProgress`): a front end on a terminal shows it.
     public var onProgress: (@MainActor (LoadProgress) -> Void)?
     /// How long a write waits for its change to reach the collection.
     public var writeTimeout: Double = 5
@@ -105,9 +111,11 @@ public final class Session {
     static func collection(_ reference: DatabaseReference, _ options: QueryOptions, _ mode: LoadMode,
                            opener: StreamOpener) throws(REPLError) -> FirebaseCollection<REPLDataSource> {
         do {
-            return try FirebaseCollection(reference: reference, query: try options.query(), mode: mode,
-                                          dataSource: REPLDataSource(sectionBy: try options.sectionPath()),
-                                          opener: opener)
+            let collection = try FirebaseCollection(reference: reference, query: try options.query(), mode: mode,
+                                                    dataSource: REPLDataSource(sectionBy: try options.sectionPath()),
+                                                    opener: opener)
+            collection.setFilter(try options.filter())
+            return collection
         } catch let error as REPLError {
             throw error
         } catch let error as DatabaseError {
