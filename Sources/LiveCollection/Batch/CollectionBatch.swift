@@ -12,12 +12,15 @@ public struct BatchMove: Hashable, Sendable, CustomStringConvertible {
     /// one batch).
     public var updated: Bool
 
+    /// A move from old position `from` to new position `to`, with content
+    /// changed when `updated`.
     public init(from: Int, to: Int, updated: Bool = false) {
         self.from = from
         self.to = to
         self.updated = updated
     }
 
+    /// `from->to`, followed by `*` when the content changed.
     public var description: String { "\(from)->\(to)\(updated ? "*" : "")" }
 }
 
@@ -40,10 +43,13 @@ public struct CollectionBatch: Hashable, Sendable, CustomStringConvertible {
     public var moved: [BatchMove]
     /// Old positions of items whose content changed and that did not move, ascending.
     public var updated: [Int]
-    /// Number of items before and after the batch.
+    /// Number of items before the batch.
     public var oldCount: Int
+    /// Number of items after the batch.
     public var newCount: Int
 
+    /// A batch of these changes; each list must follow the order and the
+    /// index space its property states. Nothing is checked.
     public init(deleted: [Int] = [], inserted: [Int] = [], moved: [BatchMove] = [], updated: [Int] = [],
                 oldCount: Int, newCount: Int) {
         self.deleted = deleted
@@ -57,6 +63,7 @@ public struct CollectionBatch: Hashable, Sendable, CustomStringConvertible {
     /// Whether nothing changed.
     public var isEmpty: Bool { deleted.isEmpty && inserted.isEmpty && moved.isEmpty && updated.isEmpty }
 
+    /// The counts and every list, on one line, for debugging.
     public var description: String {
         "Batch(\(oldCount)->\(newCount) del \(deleted) ins \(inserted) mov \(moved) upd \(updated))"
     }

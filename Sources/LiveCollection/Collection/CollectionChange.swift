@@ -22,6 +22,7 @@ extension SequentialChange: Sendable where Model: Sendable {}
 /// models a list view needs to show it: the models now at the inserted
 /// positions, at the move destinations, and of the updated items.
 public struct CollectionUpdate<Model> {
+    /// The positions that changed, in the batch contract.
     public let batch: CollectionBatch
     /// The models at `batch.inserted`, in the same order.
     public let insertedModels: [Model]
@@ -59,12 +60,18 @@ extension TouchedKey: Sendable where Model: Sendable {}
 ///   ``collectionDidEndLoad(_:)``.
 @MainActor
 public protocol SortedCollectionObserver<Model>: AnyObject {
+    /// The models of the observed collection.
     associatedtype Model: LiveModelProtocol
     /// A single change, in the sequential contract.
     func collection(_ collection: SortedCollection<Model>, didChange change: SequentialChange<Model>)
     /// A group of changes, in the batch contract.
     func collection(_ collection: SortedCollection<Model>, didApply update: CollectionUpdate<Model>)
+    /// A group of changes begins (``SortedCollection/performBatch(_:)``, or
+    /// a load through a ``CollectionFeed``).
     func collectionDidStartLoad(_ collection: SortedCollection<Model>)
+    /// The group of changes begun with ``collectionDidStartLoad(_:)`` is
+    /// over; its ``collection(_:didApply:)``, if anything changed, came
+    /// before.
     func collectionDidEndLoad(_ collection: SortedCollection<Model>)
     /// A data source could not turn the child `key` into a model; the
     /// collection kept what it had for that key.
@@ -72,9 +79,14 @@ public protocol SortedCollectionObserver<Model>: AnyObject {
 }
 
 extension SortedCollectionObserver {
+    /// Does nothing.
     public func collection(_ collection: SortedCollection<Model>, didChange change: SequentialChange<Model>) {}
+    /// Does nothing.
     public func collection(_ collection: SortedCollection<Model>, didApply update: CollectionUpdate<Model>) {}
+    /// Does nothing.
     public func collectionDidStartLoad(_ collection: SortedCollection<Model>) {}
+    /// Does nothing.
     public func collectionDidEndLoad(_ collection: SortedCollection<Model>) {}
+    /// Does nothing.
     public func collection(_ collection: SortedCollection<Model>, didFailToPrepare key: Key, error: any Error) {}
 }

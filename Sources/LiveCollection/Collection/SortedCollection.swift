@@ -5,7 +5,7 @@ import LiveModel
 /// A collection of models kept sorted — by Firebase's order (through the C
 /// index) or by a sort key given in Swift — that reports every change.
 ///
-/// The API is Backbone-like: ``add(_:sortValue:)``, ``update(_:with:)``,
+/// The API is Backbone-like: ``add(_:sortValue:)``, ``update(_:with:sortValue:)``,
 /// ``remove(_:)``, ``reset(_:)``, access by position and by key. Every change
 /// costs O(log n) at any size.
 ///
@@ -70,33 +70,45 @@ public final class SortedCollection<Model: LiveModelProtocol> {
 
     // MARK: Reading
 
-    /// Number of models. - Complexity: O(1).
+    /// Number of models.
+    /// - Complexity: O(1).
     public var count: Int { backend.count }
 
+    /// Whether there are no models.
+    /// - Complexity: O(1).
     public var isEmpty: Bool { backend.count == 0 }
 
-    /// The model at `position` (0 ..< count). - Complexity: O(log n).
+    /// The model at `position` (0 ..< count).
+    /// - Complexity: O(log n).
     public subscript(position: Int) -> Model {
         precondition(position >= 0 && position < count, "position \(position) out of 0..<\(count)")
         return backend.model(at: position)
     }
 
-    /// The model with this key. - Complexity: O(1) expected.
+    /// The model with this key.
+    /// - Complexity: O(1) expected.
     public func model(for key: Key) -> Model? { backend.model(for: key) }
 
-    /// The position of the model with this key. - Complexity: O(log n).
+    /// The position of the model with this key.
+    /// - Complexity: O(log n).
     public func position(of key: Key) -> Int? { backend.position(of: key) }
 
-    /// The key at `position`. - Complexity: O(log n).
+    /// The key at `position`.
+    /// - Complexity: O(log n).
     public func key(at position: Int) -> Key {
         precondition(position >= 0 && position < count, "position \(position) out of 0..<\(count)")
         return backend.key(at: position)
     }
 
+    /// The first model in order, or nil when empty.
+    /// - Complexity: O(log n).
     public var first: Model? { isEmpty ? nil : backend.model(at: 0) }
+    /// The last model in order, or nil when empty.
+    /// - Complexity: O(log n).
     public var last: Model? { isEmpty ? nil : backend.model(at: count - 1) }
 
-    /// The models in order, as an array. - Complexity: O(n).
+    /// The models in order, as an array.
+    /// - Complexity: O(n).
     public var models: [Model] {
         var all: [Model] = []
         all.reserveCapacity(count)
@@ -107,10 +119,16 @@ public final class SortedCollection<Model: LiveModelProtocol> {
     // MARK: Changing
 
     /// Adds `model`, or replaces the model with the same identifier (which may
-    /// move it). `sortValue` is the model's Firebase sort value when the
-    /// caller knows it (from the snapshot); otherwise it is computed from the
-    /// model's dictionary. - Complexity: O(log n).
+    /// move it).
+    /// - Parameters:
+    ///   - model: The model to add or replace.
+    ///   - sortValue: In Firebase order, the model's sort value when the
+    ///     caller knows it (from the snapshot); nil computes it from the
+    ///     model's `dictionary`, which holds no priority (under priority
+    ///     order, that is null). A collection ordered by a sort key ignores
+    ///     it.
     /// - Throws: What computing the sort value throws (the model's `dictionary`).
+    /// - Complexity: O(log n).
     public func add(_ model: Model, sortValue: SortValue? = nil) throws {
         try add(model, sortValue: sortValue, in: backend)
     }
@@ -131,14 +149,20 @@ public final class SortedCollection<Model: LiveModelProtocol> {
 
     /// Updates the model `key` from a new value (its `update(with:)`), which
     /// may move it. Nothing happens if there is no such model.
+    /// - Parameters:
+    ///   - key: The model's key.
+    ///   - dictionary: The child's new value.
+    ///   - sortValue: The new sort value, as for ``add(_:sortValue:)``.
     /// - Throws: What the model's `update(with:)` throws; the model is then unchanged.
+    /// - Complexity: O(log n), plus the model's update.
     public func update(_ key: Key, with dictionary: JSONValue, sortValue: SortValue? = nil) throws {
         guard var model = backend.model(for: key) else { return }
         try model.update(with: dictionary)
         try add(model, sortValue: sortValue)
     }
 
-    /// Removes the model `key`; nothing happens if there is none. - Complexity: O(log n).
+    /// Removes the model `key`; nothing happens if there is none.
+    /// - Complexity: O(log n).
     @discardableResult
     public func remove(_ key: Key) -> Model? {
         // An absent key: nothing to record (a batch's observers are told
@@ -156,6 +180,7 @@ public final class SortedCollection<Model: LiveModelProtocol> {
     /// identifier stays are updated in place (and move if they must).
     /// - Throws: What computing a sort value throws; the collection then holds
     ///   the changes made so far, reported as one batch.
+    /// - Complexity: O((n + m) log n) for n models held and m given.
     public func reset(_ models: [Model]) throws {
         try performBatch {
             var keep = Set<Key>()
@@ -171,6 +196,7 @@ public final class SortedCollection<Model: LiveModelProtocol> {
     }
 
     /// Removes every model, as one batch.
+    /// - Complexity: O(n log n).
     public func removeAll() {
         performBatch {
             while let key = isEmpty ? nil : backend.key(at: count - 1) { remove(key) }
@@ -180,8 +206,11 @@ public final class SortedCollection<Model: LiveModelProtocol> {
 
 extension SortedCollection: @MainActor Sequence {
     /// Iterates over the models in order, as they are when iteration starts
-    /// (later changes do not affect it). - Complexity: O(n) to start.
+    /// (later changes do not affect it).
+    /// - Complexity: O(n) to start.
     public func makeIterator() -> IndexingIterator<[Model]> { models.makeIterator() }
 
+    /// The number of models.
+    /// - Complexity: O(1).
     public var underestimatedCount: Int { count }
 }

@@ -20,6 +20,7 @@ public enum Preparation<Model> {
 /// to the collection's observers, never swallowed.
 @MainActor
 public protocol ModelDataSource<Model>: AnyObject {
+    /// The models this data source makes.
     associatedtype Model: LiveModelProtocol
     /// The model for `snapshot` when it can be made without waiting, or nil to
     /// have ``prepare(_:current:)`` called. `current` is the model shown for
@@ -38,8 +39,10 @@ public protocol ModelDataSource<Model>: AnyObject {
 }
 
 extension ModelDataSource {
+    /// Returns nil: every child goes through ``prepare(_:current:)``.
     public func prepareNow(_ snapshot: Snapshot, current: Model?) throws -> Preparation<Model>? { nil }
 
+    /// Nil: every preparation runs on the main actor.
     public var detachedPreparation: (@Sendable (Snapshot) throws -> Preparation<Model>)? { nil }
 }
 
@@ -47,12 +50,19 @@ extension ModelDataSource {
 /// (`init(snapshot:)`, e.g. any `Codable` model): no waiting.
 @MainActor
 public final class DecodingDataSource<Model: LiveModelProtocol>: ModelDataSource {
+    /// A data source that makes each model with `Model(snapshot:)`.
     public init() {}
 
+    /// The model made from `snapshot` at once; `current` is not used.
+    /// - Throws: What `Model(snapshot:)` throws.
+    /// - Complexity: Reads the snapshot's whole value.
     public func prepareNow(_ snapshot: Snapshot, current: Model?) throws -> Preparation<Model>? {
         .model(try Model(snapshot: snapshot))
     }
 
+    /// The model made from `snapshot`, without waiting (a ``CollectionFeed``
+    /// calls ``prepareNow(_:current:)`` instead).
+    /// - Throws: What `Model(snapshot:)` throws.
     public func prepare(_ snapshot: Snapshot, current: Model?) async throws -> Preparation<Model> {
         .model(try Model(snapshot: snapshot))
     }

@@ -31,8 +31,13 @@ public final class PreparedFill<Model: LiveModelProtocol> {
     /// child's key, is left out and reported to the collection's observers
     /// (`didFailToPrepare`) when it takes the fill. Children sharing a key:
     /// the last one holds, and only its failure is reported.
-    /// - Parameter prepare: Makes a child's model; runs on the caller's
-    ///   executor, once per child, in order.
+    /// - Parameters:
+    ///   - children: The children to prepare, each with its sort value
+    ///     under `order` (as parsed with that order).
+    ///   - order: The order the models are put in; the collection that
+    ///     takes the fill must be in the same order.
+    ///   - prepare: Makes a child's model; runs on the caller's executor,
+    ///     once per child, in order.
     /// - Complexity: O(n log n) for n children, plus the preparations.
     public init(_ children: [Snapshot], order: QueryOrder, prepare: (Snapshot) throws -> Preparation<Model>) {
         self.order = order
@@ -133,7 +138,8 @@ public final class PreparedFill<Model: LiveModelProtocol> {
         return model
     }
 
-    /// Number of models prepared. - Complexity: O(1).
+    /// Number of models prepared.
+    /// - Complexity: O(1).
     public var count: Int { backend.count }
 }
 

@@ -17,9 +17,12 @@ public struct JoinedChild<Model: LiveModelProtocol>: LiveModelProtocol {
         case failed(any Error)
     }
 
+    /// The key, as listed at the index location.
     public let identifier: Key
+    /// What is known of the key's data.
     public var state: State
 
+    /// A row for `identifier` in `state`.
     public init(identifier: Key, state: State) {
         self.identifier = identifier
         self.state = state
@@ -42,6 +45,8 @@ public struct JoinedChild<Model: LiveModelProtocol>: LiveModelProtocol {
         }
     }
 
+    /// Replaces the row's state with what `dictionary`, the key's new data,
+    /// makes, as ``init(identifier:dictionary:)`` does.
     public mutating func update(with dictionary: JSONValue) {
         self = JoinedChild(identifier: identifier, dictionary: dictionary)
     }

@@ -33,6 +33,14 @@ public final class JoinedCollection<Model: LiveModelProtocol> {
     private var loadWaiters: [CheckedContinuation<Void, Never>] = []
     private var indexLoaded = false
 
+    /// The keys listed at `index` under `query`, joined with their data
+    /// at `data`; not started yet.
+    /// - Parameters:
+    ///   - index: The location whose children's keys are listed.
+    ///   - query: Which keys to list, in which order; every key, in key
+    ///     order, by default.
+    ///   - data: The location whose child of each listed key holds its data.
+    ///   - opener: How the streams are opened (the real database by default).
     /// - Throws: ``DatabaseError/invalidQuery(_:)`` for a query Firebase refuses.
     public init(index: DatabaseReference, query: DatabaseQuery = DatabaseQuery(order: .key),
                 data: DatabaseReference, opener: StreamOpener = .database()) throws(DatabaseError) {
@@ -44,6 +52,7 @@ public final class JoinedCollection<Model: LiveModelProtocol> {
     }
 
     /// Number of rows whose data has not arrived yet.
+    /// - Complexity: O(n) for n rows.
     public var loadingCount: Int {
         collection.models.filter { if case .loading = $0.state { return true } else { return false } }.count
     }

@@ -1,6 +1,6 @@
 // LoadMode.swift — how a Firebase collection loads its children.
 
-/// How a ``FirebaseCollection`` loads (the three modes of CWFirebaseCollection).
+/// How a ``FirebaseCollection`` loads its children.
 public enum LoadMode: Sendable, Hashable {
     /// Child by child: the initial children arrive as single additions (in
     /// the sequential contract), then every change as it happens.
@@ -29,6 +29,7 @@ public enum CollectionStatus: Sendable, Equatable, CustomStringConvertible {
     /// not renewable, a refused query, …); the data is kept.
     case failed(DatabaseError)
 
+    /// The status in words, with its error when it has one.
     public var description: String {
         switch self {
         case .stopped: return "stopped"

@@ -31,6 +31,7 @@ public struct LoadPhases: Sendable, Hashable {
     /// First byte to the filled collection.
     public var total: Duration
 
+    /// Phases with these figures; ``observers`` is zero unless given.
     public init(bytes: Int, children: Int, transfer: Duration, parse: Duration, index: Duration,
                 observers: Duration = .zero, total: Duration) {
         self.bytes = bytes

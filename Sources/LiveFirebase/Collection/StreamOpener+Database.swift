@@ -2,6 +2,11 @@
 
 extension StreamOpener {
     /// Opens a ``DatabaseStream`` of the query over `transport`.
+    /// - Parameters:
+    ///   - transport: Opens the streams' connections; by default a
+    ///     ``PlatformStreamTransport`` made once and shared by every
+    ///     stream this opener opens.
+    ///   - configuration: The streams' timing and limits.
     public static func database(transport: any StreamTransport = PlatformStreamTransport(),
                                 configuration: StreamConfiguration = StreamConfiguration()) -> StreamOpener {
         StreamOpener { reference, query in

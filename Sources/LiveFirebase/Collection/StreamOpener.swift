@@ -9,6 +9,7 @@ public struct OpenedStream: Sendable {
     /// Stops the stream (it then ends with `ended(nil)`).
     public let stop: @Sendable () -> Void
 
+    /// An open stream reading `messages`, stopped by `stop`.
     public init(messages: IsolatedStream<StreamMessage>, stop: @escaping @Sendable () -> Void) {
         self.messages = messages
         self.stop = stop
@@ -21,6 +22,9 @@ public struct OpenedStream: Sendable {
 public struct StreamOpener: Sendable {
     let open: @Sendable (DatabaseReference, DatabaseQuery) -> OpenedStream
 
+    /// An opener that calls `open` with the collection's location and
+    /// query each time the collection (re)opens its stream: on start, on a
+    /// new page and on a new query.
     public init(_ open: @escaping @Sendable (DatabaseReference, DatabaseQuery) -> OpenedStream) {
         self.open = open
     }

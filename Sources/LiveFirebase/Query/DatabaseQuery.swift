@@ -28,6 +28,7 @@ public struct DatabaseQuery: Sendable, Hashable, CustomStringConvertible {
         /// `endBefore` do not.
         public var isInclusive: Bool
 
+        /// The bound at `(value, key)`, inclusive unless `isInclusive` is false.
         public init(value: JSONValue, key: Key? = nil, isInclusive: Bool = true) {
             self.value = value
             self.key = key
@@ -42,6 +43,7 @@ public struct DatabaseQuery: Sendable, Hashable, CustomStringConvertible {
         /// The last `n` children in query order (`limitToLast`).
         case last(Int)
 
+        /// The number of children the window holds at most.
         public var count: Int {
             switch self {
             case .first(let n), .last(let n): return n
@@ -49,7 +51,7 @@ public struct DatabaseQuery: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The order; ``QueryOrder/priority`` is Firebase's default.
+    /// The order; `QueryOrder.priority` is Firebase's default.
     public var order: QueryOrder
     /// The lower bound, if any.
     public var start: Bound?
@@ -58,6 +60,8 @@ public struct DatabaseQuery: Sendable, Hashable, CustomStringConvertible {
     /// The limit window, if any.
     public var limit: Limit?
 
+    /// A query with these parts; the default is every child in priority
+    /// order. Call ``validated()`` to check it.
     public init(order: QueryOrder = .priority, start: Bound? = nil, end: Bound? = nil, limit: Limit? = nil) {
         self.order = order
         self.start = start
@@ -139,6 +143,8 @@ public struct DatabaseQuery: Sendable, Hashable, CustomStringConvertible {
         return self
     }
 
+    /// The query in Firebase's terms, such as
+    /// `orderBy=score startAt(10) limitToLast(50)`.
     public var description: String {
         var parts = ["orderBy=\(order)"]
         func text(_ b: Bound) -> String { b.value.jsonText() + (b.key.map { ", key " + $0.string } ?? "") }

@@ -6,10 +6,10 @@ import LiveModel
 extension DatabaseClient {
     /// Reads the data at `path`, or the children a query selects.
     ///
-    /// The data comes in the export format, so ``Snapshot/priority`` is set
+    /// The data comes in the export format, so `Snapshot.priority` is set
     /// on every child that has one. With a query, each child's
-    /// ``Snapshot/sortValue`` is its value under the query's order, and
-    /// ``Snapshot/orderedChildren()`` lists them in query order. Bounds the
+    /// `Snapshot.sortValue` is its value under the query's order, and
+    /// `Snapshot.orderedChildren()` lists them in query order. Bounds the
     /// REST API cannot express (`startAfter`, `endBefore`, key tie-breaks)
     /// are sent as a wider range and applied here, with the limit, so the
     /// children are exactly those Firebase's query gives.
@@ -53,7 +53,7 @@ extension DatabaseClient {
     /// Reads the data at `path` without its depth (`shallow=true`): a
     /// primitive as it is, and for children only their keys, each with the
     /// value `true`.
-    /// - Returns: The shallow snapshot; its ``Snapshot/children`` name the
+    /// - Returns: The shallow snapshot; its `children` name the
     ///   children at `path`.
     /// - Throws: Any error of a request.
     /// - Complexity: One request; O(number of children).

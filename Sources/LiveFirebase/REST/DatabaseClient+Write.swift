@@ -11,6 +11,7 @@ extension DatabaseClient {
     /// server values (`{".sv": "timestamp"}`).
     ///
     /// - Parameters:
+    ///   - value: The new data.
     ///   - path: The location, relative to the reference.
     ///   - etag: Write only if the value there still has this ETag (from
     ///     ``getWithETag(_:)`` or a previous write).
@@ -78,7 +79,10 @@ extension DatabaseClient {
     }
 
     /// Removes the data at `path` (`DELETE`); removing nothing succeeds.
-    /// - Parameter etag: Remove only if the value there still has this ETag.
+    /// - Parameters:
+    ///   - path: The location, relative to the reference.
+    ///   - etag: Remove only if the value there still has this ETag (from
+    ///     ``getWithETag(_:)`` or a previous write).
     /// - Throws: ``DatabaseError/etagMismatch(currentETag:currentValue:)``
     ///   when `etag` no longer matches (nothing is removed); any error of a
     ///   request.

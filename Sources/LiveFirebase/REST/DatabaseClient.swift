@@ -46,6 +46,7 @@ public struct DatabaseClient: Sendable {
 
     /// A client of `reference`.
     /// - Parameters:
+    ///   - reference: The location paths are relative to, and the credentials.
     ///   - transport: What sends the requests; ``PlatformHTTPTransport`` by default.
     ///   - logger: Where requests are logged (debug level).
     public init(_ reference: DatabaseReference, transport: any HTTPTransport = PlatformHTTPTransport.shared,

@@ -75,6 +75,7 @@ extension Credential: CustomStringConvertible, CustomDebugStringConvertible {
         }
     }
 
+    /// The same as ``description``: the kind and the token's length.
     public var debugDescription: String { description }
 }
 
@@ -136,6 +137,8 @@ public struct Credentials: Sendable, CustomStringConvertible {
         }
     }
 
+    /// `none`, `fixed(…)` with the credential's redacted description, or
+    /// `provider`; never a token.
     public var description: String {
         switch source {
         case .none: return "none"

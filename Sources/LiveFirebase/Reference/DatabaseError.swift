@@ -38,6 +38,7 @@ public enum DatabaseError: Error, Sendable, Hashable {
 }
 
 extension DatabaseError: CustomStringConvertible {
+    /// The error in words, with what it carries; never a token.
     public var description: String {
         switch self {
         case .invalidURL(let url, let reason): return "invalid database URL \(url): \(reason)"

@@ -16,6 +16,8 @@ public struct DatabaseReference: Sendable, CustomStringConvertible {
     /// How requests are authorised.
     public let credentials: Credentials
 
+    /// The location `path` (the root by default) of `database`, reached with
+    /// `credentials` (none by default).
     public init(database: DatabaseURL, path: DatabasePath = .root, credentials: Credentials = .none) {
         self.database = database
         self.path = path
@@ -24,7 +26,7 @@ public struct DatabaseReference: Sendable, CustomStringConvertible {
 
     /// Parses `url` and `path` (for example `"/rooms/lobby/messages"`).
     /// - Throws: ``DatabaseError/invalidURL(_:reason:)`` for a bad URL or
-    ///   path (the path's ``KeyError`` is described in the reason).
+    ///   path (the path's `KeyError` is described in the reason).
     public init(url: String, path: String = "/", credentials: Credentials = .none) throws(DatabaseError) {
         let database = try DatabaseURL(url)
         let parsed: DatabasePath
@@ -59,5 +61,6 @@ public struct DatabaseReference: Sendable, CustomStringConvertible {
         return request
     }
 
+    /// The database URL followed by the path; credentials are never shown.
     public var description: String { "\(database)\(path)" }
 }

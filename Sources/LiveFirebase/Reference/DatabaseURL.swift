@@ -7,7 +7,7 @@ import LiveModel
 /// and, when the host does not name the database, its namespace (`ns=`).
 ///
 /// `https` is for production databases; `http` is accepted for any host (a
-/// local ``LiveServer`` or the emulator), since the choice is the caller's.
+/// local `LiveServer` or the emulator), since the choice is the caller's.
 ///
 /// ```swift
 /// let db = try DatabaseURL("https://my-app-default-rtdb.firebaseio.com")

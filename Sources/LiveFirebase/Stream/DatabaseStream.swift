@@ -77,8 +77,11 @@ public actor DatabaseStream<StreamClock: Clock<Duration>> {
     /// not started yet.
     ///
     /// - Parameters:
+    ///   - reference: The location streamed, with its credentials.
+    ///   - query: The query whose window is streamed; every child by default.
     ///   - transport: Opens the connections; by default a
     ///     ``PlatformStreamTransport`` of the stream's own.
+    ///   - configuration: Timing and limits.
     ///   - clock: Measures ``StreamConfiguration/keepAliveTimeout`` and the
     ///     backoff delays.
     ///   - logger: Where connections and failures are logged.
@@ -233,8 +236,11 @@ extension DatabaseStream where StreamClock == ContinuousClock {
     /// `ContinuousClock`, not started yet.
     ///
     /// - Parameters:
+    ///   - reference: The location streamed, with its credentials.
+    ///   - query: The query whose window is streamed; every child by default.
     ///   - transport: Opens the connections; by default a
     ///     ``PlatformStreamTransport`` of the stream's own.
+    ///   - configuration: Timing and limits.
     ///   - logger: Where connections and failures are logged.
     public init(reference: DatabaseReference, query: DatabaseQuery = DatabaseQuery(),
                 transport: any StreamTransport = PlatformStreamTransport(),

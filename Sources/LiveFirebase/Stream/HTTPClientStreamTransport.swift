@@ -94,6 +94,7 @@ public struct TransportRequestError: Error, Sendable, Hashable, CustomStringConv
     /// The request's URL, if it had one.
     public let url: URL?
 
+    /// The error in words, with the URL's tokens removed.
     public var description: String {
         "the request has no http or https URL (\(url.map { QueryEncoding.redact($0.absoluteString) } ?? "none"))"
     }

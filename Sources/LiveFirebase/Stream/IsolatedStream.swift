@@ -4,7 +4,7 @@
 /// An unbounded sequence of values sent from any thread to one consumer,
 /// read on the consumer's own actor.
 ///
-/// It has the shape of `AsyncStream` (``makeStream(of:)``, a
+/// It has the shape of `AsyncStream` (``makeStream(of:turn:)``, a
 /// ``Continuation`` that yields and finishes, a termination handler) with
 /// one difference that matters on a per-event path: a consumer on an actor
 /// (the main actor, say) reads each value without leaving that actor.
@@ -32,14 +32,18 @@
 /// rather than `next(isolation:)`, and the consumer leaves its actor on
 /// every value, as with `AsyncStream`.
 public struct IsolatedStream<Element: Sendable>: AsyncSequence, Sendable {
+    /// The sequence never throws.
     public typealias Failure = Never
 
     private let consumer: Consumer
 
     /// A sequence and the continuation that feeds it.
-    /// - Parameter turn: How long the consumer reads buffered values
-    ///   before it lets its actor run other work once; `.zero` lets it go
-    ///   before every buffered value but the first of a turn.
+    /// - Parameters:
+    ///   - elementType: The type of the values, which the call can usually
+    ///     infer.
+    ///   - turn: How long the consumer reads buffered values before it lets
+    ///     its actor run other work once; `.zero` lets it go before every
+    ///     buffered value but the first of a turn.
     public static func makeStream(of elementType: Element.Type = Element.self, turn: Duration = defaultTurn)
         -> (stream: IsolatedStream, continuation: Continuation) {
         let channel = Channel(turn: turn)
@@ -51,6 +55,7 @@ public struct IsolatedStream<Element: Sendable>: AsyncSequence, Sendable {
     /// a quarter of a 60 Hz frame.
     public static var defaultTurn: Duration { .milliseconds(4) }
 
+    /// An iterator for the one consumer of the sequence.
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(consumer: consumer) }
 
     /// Reads the values of an ``IsolatedStream``.
@@ -87,6 +92,9 @@ public struct IsolatedStream<Element: Sendable>: AsyncSequence, Sendable {
             return value
         }
 
+        /// The next value, as ``next(isolation:)`` without an actor: the
+        /// consumer leaves its actor to wait.
+        /// - Complexity: O(1).
         public mutating func next() async -> Element? {
             await next(isolation: nil)
         }

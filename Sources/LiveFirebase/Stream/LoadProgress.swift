@@ -23,6 +23,7 @@ public struct LoadProgress: Sendable, Hashable {
     /// until ``isComplete``).
     public var parse: Duration?
 
+    /// Progress with these figures; it is complete when `parse` is given.
     public init(bytes: Int, children: Int, transfer: Duration, parse: Duration? = nil) {
         self.bytes = bytes
         self.children = children

@@ -3,9 +3,9 @@ import LiveModel
 
 /// What a ``DatabaseStream`` tells its consumer, in order.
 ///
-/// A stream opens with ``connected``, then a ``put`` at `/` holding the
-/// whole value of the location (or the query's window), then a ``put`` or
-/// ``patch`` for every change. When the connection is lost it reports
+/// A stream opens with ``connected``, then a ``put(_:)`` at `/` holding the
+/// whole value of the location (or the query's window), then a ``put(_:)``
+/// or ``patch(_:)`` for every change. When the connection is lost it reports
 /// ``disconnected(_:retryAfter:)`` and comes back by itself; the server
 /// then sends the whole value again in a `put` at `/`, which the consumer
 /// turns into the difference against what it holds. ``ended(_:)`` is

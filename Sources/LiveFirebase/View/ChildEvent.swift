@@ -14,12 +14,17 @@ import LiveModel
 public struct ChildEvent: Sendable, Hashable, CustomStringConvertible {
     /// The kind of event, named as Firebase names it.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// A child entered the query's result (`child_added`).
         case added = "child_added"
+        /// A child left the query's result (`child_removed`).
         case removed = "child_removed"
+        /// A child's ordered-by value changed (`child_moved`).
         case moved = "child_moved"
+        /// A child's data changed (`child_changed`).
         case changed = "child_changed"
     }
 
+    /// What happened to the child.
     public let kind: Kind
     /// The child's key.
     public let key: Key
@@ -28,6 +33,8 @@ public struct ChildEvent: Sendable, Hashable, CustomStringConvertible {
     /// The key of the preceding child in query order after the update.
     public let previousKey: Key?
 
+    /// An event of `kind` for the child `key`, with its data and the key
+    /// of the child before it.
     public init(kind: Kind, key: Key, snapshot: Snapshot, previousKey: Key?) {
         self.kind = kind
         self.key = key
@@ -35,17 +42,22 @@ public struct ChildEvent: Sendable, Hashable, CustomStringConvertible {
         self.previousKey = previousKey
     }
 
+    /// Whether two events are the same: same kind, key and previous key,
+    /// and data with equal values and priorities.
     public static func == (lhs: ChildEvent, rhs: ChildEvent) -> Bool {
         lhs.kind == rhs.kind && lhs.key == rhs.key && lhs.previousKey == rhs.previousKey
             && lhs.snapshot.value == rhs.snapshot.value && lhs.snapshot.priority == rhs.snapshot.priority
     }
 
+    /// Hashes the kind, the key and the previous key.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(kind)
         hasher.combine(key)
         hasher.combine(previousKey)
     }
 
+    /// The event as `child_added key prev=previous value`, the value as
+    /// JSON with sorted member names.
     public var description: String {
         "\(kind.rawValue) \(key.string) prev=\(previousKey?.string ?? "null") \(snapshot.value.jsonText(sortedKeys: true))"
     }

@@ -76,6 +76,8 @@ public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
+    /// The code, the line and column when known, the byte position and the
+    /// message, on one line.
     public var description: String {
         let location = line > 0 ? " at line \(line), column \(column)" : ""
         return "\(code) error\(location) (byte \(position)): \(message)"

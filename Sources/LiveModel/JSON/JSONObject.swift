@@ -125,14 +125,21 @@ extension JSONObject: Collection {
 
         @inlinable init(_ base: Dictionary<Name, JSONValue>.Index) { self.base = base }
 
+        /// Whether `lhs` comes before `rhs` in iteration order.
         @inlinable public static func < (lhs: Index, rhs: Index) -> Bool { lhs.base < rhs.base }
     }
 
     /// A member: its name and value.
     public typealias Element = (key: String, value: JSONValue)
 
+    /// The position of the first member in iteration order.
+    /// - Complexity: Amortized O(1).
     @inlinable public var startIndex: Index { Index(storage.startIndex) }
+    /// The position after the last member.
+    /// - Complexity: O(1).
     @inlinable public var endIndex: Index { Index(storage.endIndex) }
+    /// The position of the member after the one at `i`.
+    /// - Complexity: O(1).
     @inlinable public func index(after i: Index) -> Index { Index(storage.index(after: i.base)) }
 
     /// The member at `position`.

@@ -98,6 +98,7 @@ extension JSONValue: ExpressibleByNilLiteral {
 }
 
 extension JSONValue: ExpressibleByBooleanLiteral {
+    /// `true` or `false` becomes a ``bool(_:)``.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
 }
 
@@ -107,14 +108,17 @@ extension JSONValue: ExpressibleByIntegerLiteral {
 }
 
 extension JSONValue: ExpressibleByFloatLiteral {
+    /// A floating-point literal becomes a ``number(_:)``.
     public init(floatLiteral value: Double) { self = .number(value) }
 }
 
 extension JSONValue: ExpressibleByStringLiteral {
+    /// A string literal becomes a ``string(_:)``.
     public init(stringLiteral value: String) { self = .string(value) }
 }
 
 extension JSONValue: ExpressibleByArrayLiteral {
+    /// An array literal becomes an ``array(_:)`` of its elements, in order.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
 }
 

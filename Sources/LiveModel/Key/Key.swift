@@ -136,6 +136,8 @@ extension Key: Hashable {
         }
     }
 
+    /// Hashes the key's exact UTF-8 bytes, consistently with ``==(_:_:)``.
+    /// - Complexity: O(length of the key).
     public func hash(into hasher: inout Hasher) {
         switch storage {
         case .inline(let bytes): bytes.hash(into: &hasher)
@@ -165,6 +167,7 @@ extension Key: Comparable {
 extension Key: CustomStringConvertible, CustomDebugStringConvertible {
     /// The key's text.
     public var description: String { string }
+    /// `Key("text")`, with the text quoted and escaped as a Swift string.
     public var debugDescription: String { "Key(\(string.debugDescription))" }
 }
 

@@ -39,6 +39,9 @@ public struct KeyError: Error, Sendable, Hashable, CustomStringConvertible {
         self.position = position
     }
 
+    /// An English sentence naming the key or path (its first 40
+    /// characters), the rule it breaks and, for a forbidden character, the
+    /// character and its byte offset.
     public var description: String {
         let what = isPath ? "path" : "key"
         let shown = key.count > 40 ? String(key.prefix(40)) + "…" : key

@@ -55,6 +55,8 @@ public protocol LiveModelProtocol: SendableMetatype {
 }
 
 extension LiveModelProtocol {
+    /// `"identifier"`: the member that carries the key unless a model
+    /// names another.
     public static var identifierMemberName: String { "identifier" }
 
     /// Creates the model for a child snapshot.

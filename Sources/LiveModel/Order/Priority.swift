@@ -41,6 +41,8 @@ public enum Priority: Sendable, Hashable {
         lhs.sortValue == rhs.sortValue
     }
 
+    /// Hashes consistently with ``==(_:_:)``: by the priority's
+    /// ``sortValue``.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(sortValue)
     }
@@ -53,6 +55,8 @@ extension Priority: Comparable {
     }
 }
 
+/// Priority order for an optional priority, where no priority comes
+/// first.
 extension Optional where Wrapped == Priority {
     /// The sort value of an optional priority: no priority is ``SortValue/null``.
     public var sortValue: SortValue {
@@ -61,5 +65,6 @@ extension Optional where Wrapped == Priority {
 }
 
 extension Priority: CustomStringConvertible {
+    /// The priority as JSON text: `3`, or `"a"` quoted and escaped.
     public var description: String { jsonValue.jsonText() }
 }

@@ -63,6 +63,9 @@ public enum SortValue: Sendable {
 }
 
 extension SortValue: Comparable {
+    /// Whether `lhs` comes before `rhs` in Firebase value order (see the
+    /// type's documentation).
+    /// - Complexity: O(length of the shorter string) for strings, else O(1).
     public static func < (lhs: SortValue, rhs: SortValue) -> Bool {
         compare(lhs, rhs) < 0
     }
@@ -81,6 +84,9 @@ extension SortValue: Comparable {
 }
 
 extension SortValue: Hashable {
+    /// Hashes consistently with ``==(_:_:)``: strings by their UTF-8
+    /// bytes, `-0` as `0`, every object alike.
+    /// - Complexity: O(length of a string), else O(1).
     public func hash(into hasher: inout Hasher) {
         hasher.combine(rank)
         switch self {

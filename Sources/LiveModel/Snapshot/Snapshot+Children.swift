@@ -4,7 +4,9 @@ extension Snapshot {
     public struct Children: RandomAccessCollection, Sendable {
         let document: SnapshotDocument?
 
+        /// The position of the first child: always 0.
         public var startIndex: Int { 0 }
+        /// The position after the last child: the number of children.
         /// - Complexity: O(1).
         public var endIndex: Int { document?.count ?? 0 }
 

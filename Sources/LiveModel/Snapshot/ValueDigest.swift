@@ -13,12 +13,16 @@ internal import CLiveCore
 /// value). Different values have different digests except with a
 /// probability of about 2⁻⁶⁴ per pair. Nothing exists behind ``absent``.
 public struct ValueDigest: Hashable, Sendable, CustomStringConvertible {
+    /// The digest's upper 64 bits.
     public let high: UInt64
+    /// The digest's lower 64 bits.
     public let low: UInt64
 
     /// The digest of no value (`null`, or an empty container).
     public static let absent = ValueDigest(high: 0, low: 0)
 
+    /// A digest of these two halves, such as one stored from
+    /// ``high`` and ``low`` earlier.
     public init(high: UInt64, low: UInt64) {
         self.high = high
         self.low = low

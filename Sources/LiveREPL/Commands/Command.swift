@@ -8,10 +8,14 @@ public enum Command: Sendable, Equatable {
     case put(DatabasePath, JSONValue, json: String)
     /// Inject a `patch` as if the server had sent it.
     case patch(DatabasePath, JSONValue, json: String)
-    /// Write through the server: set, update (multi-path), push, remove.
+    /// Write a value at a path through the server.
     case set(DatabasePath, JSONValue)
+    /// Write several paths, relative to the first, through the server in
+    /// one request; a `null` value removes what is there.
     case update(DatabasePath, [DatabasePath: JSONValue])
+    /// Add a child with a new push id below a path, through the server.
     case push(DatabasePath, JSONValue)
+    /// Remove the value at a path through the server.
     case remove(DatabasePath)
     /// Print the sections and rows.
     case show
@@ -33,8 +37,14 @@ public enum Command: Sendable, Equatable {
 
     /// What `load` asks for.
     public enum LoadRequest: Sendable, Equatable {
-        case live, all
+        /// Load child by child (`load live`).
+        case live
+        /// Load everything as one batch, then live (`load all`).
+        case all
+        /// Load pages of this many children, the first one now
+        /// (`load page N`).
         case page(Int)
+        /// Load the next page, in page mode (`load next`).
         case next
     }
 

@@ -27,6 +27,7 @@ public enum REPLError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Something the REPL does not expect of itself.
     case internalState(String)
 
+    /// The message the REPL prints, in English.
     public var description: String {
         switch self {
         case .unknownCommand(let name):

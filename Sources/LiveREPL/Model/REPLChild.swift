@@ -8,9 +8,9 @@ import LiveModel
 /// the query sorts it by (shown by `show`).
 ///
 /// A child made from a snapshot keeps the snapshot, not a parsed value: its
-/// value is read from the received JSON text when asked for (``dictionary``,
-/// ``value(at:)``, ``digest``), so a large load costs one small record per
-/// child rather than a tree of values.
+/// value is read from the received JSON text each time it is asked for
+/// (``dictionary``, the value at a section path, the value's digest), so a
+/// large load costs one small record per child rather than a tree of values.
 public struct REPLChild: LiveModelProtocol, Sendable {
     /// Where the value comes from.
     private enum Content: Sendable {
@@ -20,6 +20,7 @@ public struct REPLChild: LiveModelProtocol, Sendable {
         case value(JSONValue)
     }
 
+    /// The child's key.
     public let identifier: Key
     private var content: Content
     /// The value the query orders by (the priority, the value, or a child's value).
@@ -29,6 +30,8 @@ public struct REPLChild: LiveModelProtocol, Sendable {
     /// actor.
     private(set) var section: (path: DatabasePath, value: JSONValue)?
 
+    /// The child `identifier` with the value `dictionary`, given whole; its
+    /// ``sortValue`` is null, since no query computed one.
     public init(identifier: Key, dictionary: JSONValue) {
         self.identifier = identifier
         self.content = .value(dictionary)
@@ -53,6 +56,8 @@ public struct REPLChild: LiveModelProtocol, Sendable {
         }
     }
 
+    /// Replaces the child's value with `dictionary`, given whole;
+    /// ``sortValue`` stays as it was.
     public mutating func update(with dictionary: JSONValue) {
         content = .value(dictionary)
         section = nil

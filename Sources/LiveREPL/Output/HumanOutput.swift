@@ -10,6 +10,7 @@ public struct HumanOutput: Sendable {
     /// Whether to use ANSI colours (stdout is a terminal).
     public var colors: Bool
 
+    /// Output with ANSI colours or without.
     public init(colors: Bool) { self.colors = colors }
 
     private func paint(_ text: String, _ code: String) -> String {

@@ -9,14 +9,21 @@ import LiveSections
 /// One stage of a change and the row count of every section once it is
 /// applied (what a data source reports to the list view after it).
 public struct ReportedStage: Sendable, Equatable {
+    /// The section and row operations of the stage.
     public let stage: BatchStage
+    /// The number of rows in each section once the stage is applied.
     public let counts: [Int]
 }
 
 /// One Firebase child event, as the REPL reports it.
 public struct ReportedEvent: Sendable, Equatable {
+    /// `child_added`, `child_removed`, `child_moved` or `child_changed`.
     public let type: String
+    /// The child's key.
     public let key: Key
+    /// The key of the child before it in the query's order once the
+    /// change is made (`prevKey`); nil for the first child and for a
+    /// removal.
     public let previousKey: Key?
 
     init(_ event: ChildEvent) {
@@ -28,9 +35,12 @@ public struct ReportedEvent: Sendable, Equatable {
 
 /// The stages and events of one command, in order.
 public struct ChangeReport: Sendable, Equatable {
+    /// The stages a list view applies, one after another.
     public var stages: [ReportedStage] = []
+    /// Firebase's child events, in the order they were told.
     public var events: [ReportedEvent] = []
 
+    /// Whether the command changed nothing: no stage and no event.
     public var isEmpty: Bool { stages.isEmpty && events.isEmpty }
 }
 

@@ -5,9 +5,9 @@ import Foundation
 import LiveFirebase
 import LiveModel
 
-/// The phases of a session's initial load (``LoadPhases``): transfer,
+/// The phases of a session's initial load (`LoadPhases`): transfer,
 /// parse, index, and the sections made of the loaded children (the
-/// collection observers' share, ``LoadPhases/observers``: zero without
+/// collection observers' share, `LoadPhases.observers`: zero without
 /// `--section-by`, or when the load was taken on the main actor, where the
 /// sections are part of the index phase). The phases follow each other;
 /// ``totalMilliseconds`` also holds the waits between them, so they never
@@ -16,13 +16,21 @@ public struct InitialLoad: Sendable, Equatable {
     /// The collection's first load.
     public let phases: LoadPhases
 
+    /// The load of these phases.
     public init(phases: LoadPhases) {
         self.phases = phases
     }
 
+    /// First byte to last byte of the first `put`.
     public var transferMilliseconds: Double { phases.transfer.milliseconds }
+    /// Parsing the first `put`'s payload.
     public var parseMilliseconds: Double { phases.parse.milliseconds }
+    /// The query's view and the sorted collection taking the children
+    /// (with the sections, when the load was taken on the main actor).
     public var indexMilliseconds: Double { phases.index.milliseconds }
+    /// Building the sections from the loaded children, away from the main
+    /// actor; zero without `--section-by`, or when the load was taken on
+    /// the main actor (the index phase holds the sections then).
     public var sectionsMilliseconds: Double { phases.observers.milliseconds }
     /// First byte to the sections built.
     public var totalMilliseconds: Double { phases.total.milliseconds }

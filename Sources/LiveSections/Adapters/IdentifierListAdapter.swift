@@ -5,9 +5,13 @@ import LiveCollection
 /// What an ``IdentifierListAdapter`` asks of its data source.
 @MainActor
 public protocol IdentifierDataSource<ID, Item>: AnyObject {
+    /// The identifier of a row.
     associatedtype ID: Hashable & Sendable
+    /// The identifier of a section.
     associatedtype SectionID: Hashable
+    /// A digest of an item, compared to tell whether the item changed.
     associatedtype Summary: Equatable
+    /// What a row shows, fetched lazily by identifier.
     associatedtype Item: Sendable
     /// The identifiers to show, in order, each with its section; sections
     /// appear in the order of their first identifier. May wait.
@@ -25,7 +29,9 @@ public protocol IdentifierDataSource<ID, Item>: AnyObject {
 /// summary changes. When invalidations overlap, the latest one wins.
 @MainActor
 public final class IdentifierListAdapter<Source: IdentifierDataSource> {
+    /// The identifier of a row: the data source's.
     public typealias ID = Source.ID
+    /// The data source whose identifiers are shown.
     public let source: Source
     private var sections: [SectionItems<Source.SectionID, ID>] = []
     private var summaries: [ID: Source.Summary] = [:]
@@ -35,11 +41,16 @@ public final class IdentifierListAdapter<Source: IdentifierDataSource> {
     private var generation = 0
     private var observers = ObserverList<([StagedStep]) -> Void>()
 
+    /// An adapter over `source`. It shows no rows until the first
+    /// ``invalidate()``.
     public init(source: Source) { self.source = source }
 
     /// Row counts as a list view is shown, for its data source.
     public var counts: [Int] { shown.map(\.count) }
+    /// Number of sections, as a list view is shown.
     public var numberOfSections: Int { shown.count }
+    /// Number of rows in section `index`, as a list view is shown.
+    /// - Complexity: O(1).
     public func numberOfRows(inSection index: Int) -> Int { shown[index].count }
     /// The identifier at a row, as shown.
     public func identifier(at path: RowPath) -> ID { shown[path.section][path.row] }

@@ -18,10 +18,13 @@ public protocol ListUpdateTarget: AnyObject {
 /// data source must show the intermediate states (UIKit checks the counts
 /// after every batch).
 public struct StagedStep {
+    /// The operations of this step, for one batch update.
     public let stage: BatchStage
     /// Makes the data source show the state after `stage`.
     public let commit: () -> Void
 
+    /// A step applying `stage`, whose `commit` makes the data source show
+    /// the state after it.
     public init(stage: BatchStage, commit: @escaping () -> Void) {
         self.stage = stage
         self.commit = commit
@@ -52,6 +55,7 @@ extension StagedStep {
 /// once ready is one full reload.
 @MainActor
 public final class ListConnector {
+    /// The list view the steps are shown in.
     public let target: ListUpdateTarget
     /// Whether the list view can take batch updates. Setting it to true
     /// reloads the list once; later changes arrive as batch updates.
@@ -62,6 +66,7 @@ public final class ListConnector {
         }
     }
 
+    /// A connector to `target`, not yet ready (``isReady`` is false).
     public init(target: ListUpdateTarget) { self.target = target }
 
     /// Shows `steps`, one batch update each, committing each step's data

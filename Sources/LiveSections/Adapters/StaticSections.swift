@@ -14,13 +14,19 @@ public final class StaticSections<SectionID: Hashable, Item: Hashable> {
     public private(set) var shown: [[Item]]
     private var observers = ObserverList<([StagedStep]) -> Void>()
 
+    /// A data source showing `sections` (none by default).
     public init(_ sections: [SectionItems<SectionID, Item>] = []) {
         self.sections = sections
         shown = sections.map(\.items)
     }
 
+    /// Number of sections, as a list view is shown.
     public var numberOfSections: Int { shown.count }
+    /// Number of rows in section `index`, as a list view is shown.
+    /// - Complexity: O(1).
     public func numberOfRows(inSection index: Int) -> Int { shown[index].count }
+    /// The item at a row path, as a list view is shown.
+    /// - Complexity: O(1).
     public subscript(path: RowPath) -> Item { shown[path.section][path.row] }
     /// Row counts of every section as shown, as a list view's data source reports them.
     public var counts: [Int] { shown.map(\.count) }

@@ -34,18 +34,24 @@ public struct UIKitBatchOptions {
 /// A table view as a ``ListUpdateTarget``, with options.
 @MainActor
 public final class TableViewTarget: ListUpdateTarget {
+    /// The table view updated.
     public let tableView: UITableView
+    /// How each stage is applied; a change applies from the next stage on.
     public var options: UIKitBatchOptions
 
+    /// A target applying stages to `tableView` with `options` (by default
+    /// automatic animations and changed rows reconfigured in place).
     public init(_ tableView: UITableView, options: UIKitBatchOptions = UIKitBatchOptions()) {
         self.tableView = tableView
         self.options = options
     }
 
+    /// Reloads the table view.
     public func reloadData() { tableView.reloadData() }
 
     /// Applies one stage in one `performBatchUpdates`, calling
-    /// `updatingData` first inside the batch.
+    /// `updatingData` first inside the batch, then ``UIKitBatchOptions/completion``
+    /// once the batch's animations end.
     public func performBatchUpdates(_ stage: BatchStage, updatingData: () -> Void) {
         let tableView = self.tableView, options = self.options
         let animation = options.animation
@@ -75,18 +81,25 @@ public final class TableViewTarget: ListUpdateTarget {
 /// A collection view as a ``ListUpdateTarget``, with options.
 @MainActor
 public final class CollectionViewTarget: ListUpdateTarget {
+    /// The collection view updated.
     public let collectionView: UICollectionView
+    /// How each stage is applied (a collection view ignores
+    /// ``UIKitBatchOptions/animation``); a change applies from the next stage on.
     public var options: UIKitBatchOptions
 
+    /// A target applying stages to `collectionView` with `options` (by
+    /// default changed items reconfigured in place).
     public init(_ collectionView: UICollectionView, options: UIKitBatchOptions = UIKitBatchOptions()) {
         self.collectionView = collectionView
         self.options = options
     }
 
+    /// Reloads the collection view.
     public func reloadData() { collectionView.reloadData() }
 
     /// Applies one stage in one `performBatchUpdates`, calling
-    /// `updatingData` first inside the batch.
+    /// `updatingData` first inside the batch, then ``UIKitBatchOptions/completion``
+    /// once the batch's animations end.
     public func performBatchUpdates(_ stage: BatchStage, updatingData: () -> Void) {
         let collectionView = self.collectionView, options = self.options
         let changed = stage.changedRows(as: options.changedRows)

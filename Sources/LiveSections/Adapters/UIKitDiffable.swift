@@ -50,6 +50,14 @@ extension SectionedCollection where Section: Sendable {
     /// with changed rows reconfigured (reloaded before iOS 15, or when
     /// `style` is ``ChangedRowStyle/reload``). Keep the returned object:
     /// releasing it ends the connection.
+    /// - Parameters:
+    ///   - dataSource: The table view's diffable data source.
+    ///   - style: How rows whose content changed are shown.
+    ///   - animated: Whether the snapshots after changes animate their
+    ///     differences (the first snapshot never does).
+    ///   - completion: Called after each snapshot applied for a change.
+    /// - Returns: The connection, which follows the sections while it is kept.
+    /// - Complexity: O(n) per change for n rows.
     public func connect(_ dataSource: UITableViewDiffableDataSource<Section, Key>,
                         changedRows style: ChangedRowStyle = .reconfigure, animated: Bool = true,
                         completion: (() -> Void)? = nil) -> DiffableChanges<Model, Section> {
@@ -59,7 +67,15 @@ extension SectionedCollection where Section: Sendable {
     }
 
     /// Keeps `dataSource` showing these sections, as the table view's
-    /// ``connect(_:changedRows:animated:completion:)`` does.
+    /// `connect(_:changedRows:animated:completion:)` does.
+    /// - Parameters:
+    ///   - dataSource: The collection view's diffable data source.
+    ///   - style: How items whose content changed are shown.
+    ///   - animated: Whether the snapshots after changes animate their
+    ///     differences (the first snapshot never does).
+    ///   - completion: Called after each snapshot applied for a change.
+    /// - Returns: The connection, which follows the sections while it is kept.
+    /// - Complexity: O(n) per change for n rows.
     public func connect(_ dataSource: UICollectionViewDiffableDataSource<Section, Key>,
                         changedRows style: ChangedRowStyle = .reconfigure, animated: Bool = true,
                         completion: (() -> Void)? = nil) -> DiffableChanges<Model, Section> {

@@ -13,6 +13,7 @@ public struct SectionMove: Hashable, Sendable, CustomStringConvertible {
         self.to = to
     }
 
+    /// The move as `from -> to`.
     public var description: String { "\(from) -> \(to)" }
 }
 
@@ -29,6 +30,7 @@ public struct RowMove: Hashable, Sendable, CustomStringConvertible {
         self.to = to
     }
 
+    /// The move as `[section, row] -> [section, row]`.
     public var description: String { "\(from) -> \(to)" }
 }
 

@@ -20,21 +20,31 @@
 
 /// Which list of a ``BatchStage`` a row operation comes from.
 public enum BatchRowRole: String, Hashable, Sendable, CustomStringConvertible {
+    /// A row in ``BatchStage/deletedRows``, in the old index space.
     case delete
+    /// A row in ``BatchStage/insertedRows``, in the new index space.
     case insert
+    /// A row in ``BatchStage/reloadedRows``, in the old index space.
     case reload
+    /// The source of a move in ``BatchStage/movedRows``, in the old index space.
     case moveSource = "move source"
+    /// The destination of a move in ``BatchStage/movedRows``, in the new index space.
     case moveDestination = "move destination"
 
+    /// The role in words, as error messages name it (`"move source"`).
     public var description: String { rawValue }
 }
 
 /// Which list of a ``BatchStage`` a section operation comes from.
 public enum BatchSectionRole: String, Hashable, Sendable, CustomStringConvertible {
+    /// A section in ``BatchStage/deletedSections``, in the old index space.
     case delete
+    /// A section in ``BatchStage/insertedSections``, in the new index space.
     case insert
+    /// A section in ``BatchStage/reloadedSections``, in the old index space.
     case reload
 
+    /// The role in words, as error messages name it.
     public var description: String { rawValue }
 }
 
@@ -44,6 +54,12 @@ public enum BatchSectionRole: String, Hashable, Sendable, CustomStringConvertibl
 /// reloads and move sources are in the old index space, those of insertions
 /// and move destinations in the new one. `description` uses UIKit's own
 /// wording where UIKit has one.
+///
+/// Each case's documentation quotes the message it reproduces, with `%ld`
+/// where a number goes: `[TV n]` marks `UITableView`'s wording (n is the
+/// line of the check in UIKit's source), `[CV]` `UICollectionView`'s,
+/// `[CNT]` the table view's row-count message as crash logs show it, and
+/// "own wording" a check that UIKit words differently or does not make.
 public enum BatchUpdateError: Error, Hashable, Sendable, CustomStringConvertible {
     // MARK: Sections out of range
 
@@ -128,9 +144,8 @@ public enum BatchUpdateError: Error, Hashable, Sendable, CustomStringConvertible
 
     // MARK: Rows against section operations
 
-    /// Older UITableView: "cannot move a row from a deleted section" (quoted in
-    /// SwiftKickMobile/TLIndexPathTools#20); [CV] "cannot move an item from a deleted
-    /// section (%ld)". Written here as "cannot move a row from a deleted section (%ld)".
+    /// Older UITableView: "cannot move a row from a deleted section"; [CV] "cannot
+    /// move an item from a deleted section (%ld)". Written here as "cannot move a row from a deleted section (%ld)".
     case rowMovedFromDeletedSection(RowMove)
     /// [CV] "cannot move an item into a newly inserted section (%ld)", with "row" for "item".
     case rowMovedIntoInsertedSection(RowMove)

@@ -8,7 +8,10 @@ public enum SectionedChange<Model, Section> {
     case sectionInserted(Section, at: Int, models: [Model])
     /// The section at `at` disappeared, with its rows.
     case sectionRemoved(Section, at: Int)
+    /// The model's row appeared at `at`, in a section already shown.
     case rowInserted(Model, at: RowPath)
+    /// The model's row at `at` disappeared; its section stays. A row that
+    /// changed section is told as this removal, then its insertion.
     case rowRemoved(Model, at: RowPath)
     /// The model at `at` changed content and kept its place.
     case rowUpdated(Model, at: RowPath)

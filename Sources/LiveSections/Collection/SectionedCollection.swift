@@ -2,7 +2,7 @@
 import LiveCollection
 import LiveModel
 
-/// The models of a ``SortedCollection`` grouped into sections: a model's
+/// The models of a `SortedCollection` grouped into sections: a model's
 /// section comes from a closure (any `Hashable` value: a string, a number, a
 /// date, a related object's id). Sections are ordered ascending or descending
 /// (for `Comparable` sections) or by a comparator, and have titles; rows keep
@@ -24,10 +24,10 @@ import LiveModel
 /// left. While a change is told, the rows shown are those it left: the
 /// subscript still gives the model of a row that a held change removed.
 ///
-/// Single changes of the collection cost O(log n + sections). A grouped
-/// change (`performBatch`, a resync, a page load) costs O(t log n + sections)
-/// for the t keys it touched; only the first fill of an empty collection is
-/// sectioned whole, in O(n).
+/// Single changes of the collection cost O(log n + s) for s sections. A
+/// grouped change (`performBatch`, a resync, a page load) costs
+/// O(t (log n + s)) for the t keys it touched; only the first fill of an
+/// empty collection is sectioned whole, in O(n + s log s).
 ///
 /// It keeps each section's rows (their sort keys and keys) and nothing per
 /// model beyond them: a model is shown where its collection has it, and
@@ -39,6 +39,8 @@ import LiveModel
 /// sectioned list does not hold the main actor.
 @MainActor
 public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashable & SendableMetatype> {
+    /// The sorted collection whose models are shown; changes made to it
+    /// reach these sections.
     public let collection: SortedCollection<Model>
     @usableFromInline var sectionOf: @Sendable (Model) -> Section
     /// The order of sections: a strict total order over distinct sections.
@@ -125,7 +127,7 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     /// such as a related object's display order), titled by `title`.
     ///
     /// `section` and `areInIncreasingOrder` must be pure functions of their
-    /// arguments: when the collection is filled from a ``PreparedFill`` (a
+    /// arguments: when the collection is filled from a `PreparedFill` (a
     /// `FirebaseCollection`'s first load), the sections are built beside the
     /// fill on its executor, and the main actor only takes them.
     /// - Complexity: O(n log n) to build.

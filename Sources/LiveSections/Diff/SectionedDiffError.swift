@@ -11,6 +11,7 @@ public enum SectionedDiffError: Error, Hashable, Sendable, CustomStringConvertib
         /// The sections after the change (`to`).
         case new
 
+        /// The side's name, `old` or `new`, as the error's message writes it.
         public var description: String { rawValue }
     }
 
@@ -21,6 +22,7 @@ public enum SectionedDiffError: Error, Hashable, Sendable, CustomStringConvertib
     /// different sections), at paths `first` and `second`.
     case duplicateItemID(String, in: Side, first: RowPath, second: RowPath)
 
+    /// The error in words, naming the identifier, the side and both places.
     public var description: String {
         switch self {
         case let .duplicateSectionID(id, snapshot, first, second):

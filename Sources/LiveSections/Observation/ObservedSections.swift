@@ -6,7 +6,7 @@ import Observation
 /// A ``SectionedCollection`` as `@Observable` state: its sections in
 /// display order (section values are `Sendable`: they identify sections
 /// anywhere), each an ``ObservedSection`` with its rows, each row an
-/// ``ObservedRow`` — what a SwiftUI `List` with `Section`s and `ForEach`
+/// `ObservedRow` — what a SwiftUI `List` with `Section`s and `ForEach`
 /// shows directly (both are `Identifiable`: sections by their value, rows
 /// by their key).
 ///
@@ -15,7 +15,7 @@ import Observation
 /// - ``sections`` changes only when a section appears or goes;
 /// - a section's ``ObservedSection/rows`` changes only when rows arrive in
 ///   it, leave it or move in it;
-/// - a row that changed in place only sets its ``ObservedRow/model``.
+/// - a row that changed in place only sets its `model`.
 /// A view reading something a change did not touch is not invalidated, and
 /// one that reads it is invalidated once for the whole change (Observation
 /// tells a view once, then it reads everything again).

@@ -32,6 +32,8 @@ public struct SectionedList<Model: LiveModelProtocol, Section: Hashable & Sendab
         self.content = content
     }
 
+    /// A `List` with a `Section` per section, headed by its title, and a
+    /// row view per row, identified by the row's key.
     public var body: some View {
         List {
             ForEach(sections.sections) { section in

@@ -16,6 +16,7 @@ import NIOPosix
 /// try await server.shutdown()
 /// ```
 public final class LiveServer: Sendable {
+    /// The settings the server was started with.
     public let configuration: LiveServerConfiguration
     /// The port of the first listening socket.
     public let port: Int
@@ -28,7 +29,15 @@ public final class LiveServer: Sendable {
     public var url: String { "http://\(configuration.host):\(port)" }
 
     /// Loads the data file (if any), binds the port and starts serving.
-    /// - Throws: ``LiveServerError``.
+    /// - Parameters:
+    ///   - configuration: Where to listen, what to store, whom to serve.
+    ///   - logger: Where the server logs failures that no request is told
+    ///     of, such as folding the journal into the data file.
+    /// - Returns: The running server; ``port`` and ``url`` say where it
+    ///   listens.
+    /// - Throws: ``LiveServerError``: open mode asked for on an address
+    ///   beyond loopback, an unreadable data file, or a port that cannot be
+    ///   bound.
     public static func start(_ configuration: LiveServerConfiguration = LiveServerConfiguration(),
                              logger: Logger = Logger(label: "LiveServer")) async throws(LiveServerError) -> LiveServer {
         if configuration.tokens == nil && !configuration.allowsRemoteOpenAccess && !configuration.isLoopbackHost {
@@ -81,6 +90,9 @@ public final class LiveServer: Sendable {
 
     /// Listens on one more port (a free one) with the same data, for
     /// ``StreamFault/redirect(port:)``.
+    /// - Returns: The new port.
+    /// - Throws: ``LiveServerError/bind(host:port:reason:)`` when no port
+    ///   can be bound.
     public func addPort() async throws(LiveServerError) -> Int {
         do {
             let channel = try await Self.bind(core, group: group, port: 0)
@@ -128,7 +140,7 @@ public final class LiveServer: Sendable {
 
 /// Why a ``LiveServer`` could not start.
 public enum LiveServerError: Error, Sendable, CustomStringConvertible {
-    /// The data file could not be read.
+    /// The data file could not be read; the message says why.
     case dataFile(String)
     /// Open mode (no tokens) on a non-loopback address without
     /// ``LiveServerConfiguration/allowsRemoteOpenAccess``.
@@ -136,6 +148,7 @@ public enum LiveServerError: Error, Sendable, CustomStringConvertible {
     /// The address could not be bound.
     case bind(host: String, port: Int, reason: String)
 
+    /// What went wrong, in one English sentence.
     public var description: String {
         switch self {
         case .dataFile(let message): return message
