@@ -13,8 +13,8 @@ struct Message: LiveModelProtocol, Codable {
 struct LiveCollectionReadmeTests {
     @Test("sorted collection, batches, a feed from snapshots")
     func example() async throws {
-        var seen: [CollectionBatch] = []
         // README begin
+        var seen: [CollectionBatch] = []
         let messages = SortedCollection<Message>(order: .child("likes"))
         let token = messages.observeUpdates { update in
             seen.append(update.batch)   // old positions for deletes, new ones for inserts
@@ -25,8 +25,8 @@ struct LiveCollectionReadmeTests {
             messages.remove("a")
         }
         let feed = CollectionFeed(collection: messages, dataSource: DecodingDataSource<Message>())
-        let snapshot = try Snapshot.parse(json: #"{"c": {"text": "hey", "likes": 2}}"#, order: .child("likes"))
-        await feed.load(Array(snapshot.children))   // replaces the content, as one batch
+        let received = try Snapshot.parse(json: #"{"c": {"text": "hey", "likes": 2}}"#, order: .child("likes"))
+        await feed.load(Array(received.children))   // replaces the content, as one batch
         // README end
         token.cancel()
         #expect(messages.models.map(\.identifier) == ["c"])

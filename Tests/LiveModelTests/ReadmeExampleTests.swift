@@ -17,12 +17,12 @@ struct ReadmeExampleTests {
             json: #"{"b": {"text": "hi", "likes": 2}, "a": {"text": "yo"}, "10": {"text": "ten"}}"#,
             order: .child("likes"))
         let keys = snapshot.children.map { $0.key!.description }   // values are not parsed
-        let messages = try snapshot.children.map { try Message(snapshot: $0) }
+        let models = try snapshot.children.map { try Message(snapshot: $0) }
         let sorted = snapshot.orderedChildren()                      // by likes, then key: 10, a, b
         // README end
         #expect(keys.count == 3)
         #expect(Set(keys) == ["b", "a", "10"])
-        #expect(messages.first { $0.identifier == "b" }?.likes == 2)
+        #expect(models.first { $0.identifier == "b" }?.likes == 2)
         #expect(sorted.map { $0.key!.description } == ["10", "a", "b"])  // no likes (null) first, 10 before a
         #expect(sorted.map(\.sortValue) == [.null, .null, .number(2)])
         #expect(Key("10") < Key("9a"))

@@ -23,12 +23,12 @@ struct LiveSectionsReadmeTests {
         let list = CheckingListTarget { sections.counts }                 // checks each batch as UIKit does
         let connector = ListConnector(target: list)
         connector.isReady = true                                          // one reload, then batches
-        let token = sections.observeSteps { connector.apply($0) }         // one batch update per stage
+        let steps = sections.observeSteps { connector.apply($0) }         // one batch update per stage
         // README end
         try messages.add(Message(identifier: "b", text: "yo", likes: 1))
         try messages.add(Message(identifier: "c", text: "hey", likes: 3))
         messages.remove("a")
-        token.cancel()
+        steps.cancel()
         #expect(list.rejected.isEmpty)
         #expect(list.batches == 3 && list.reloads == 1)
         #expect(list.shown == [1, 1] && list.shown == sections.counts)

@@ -1,0 +1,84 @@
+"""Writes the Swift examples of README.md as a package of their own that
+depends on LiveCollection by path, so each compiles as a user would write it.
+
+Usage: readme_examples.py REPOSITORY OUTPUT_DIRECTORY
+
+Every ```swift block of the README is preceded by a marker comment,
+`<!-- example NAME run -->` or `<!-- example NAME build -->`. Blocks with the
+same NAME continue each other, in order, as the main.swift of an executable
+target NAME: `run` ones run on Linux, `build` ones are only compiled (they
+need a hosted database). An example's target also holds
+Tests/ReadmeExamples/NAME.swift when it exists: what the example leaves to
+the app (a sign-in's ID token). Prints the names of the examples to run.
+A block without a marker is an error.
+"""
+import json
+import os
+import re
+import sys
+
+MARKER = re.compile(r"<!-- example (\w+) (run|build) -->")
+IMPORT = re.compile(r"^import (\w+)$", re.M)
+
+
+def examples(readme):
+    found, lines, pending = {}, readme.split("\n"), None
+    i = 0
+    while i < len(lines):
+        marker = MARKER.fullmatch(lines[i].strip())
+        if marker:
+            pending = marker.groups()
+        elif lines[i].strip() == "```swift":
+            if pending is None:
+                raise SystemExit(f"README.md:{i + 1}: a Swift block without an `<!-- example NAME run|build -->` marker")
+            end = lines.index("```", i + 1)
+            name, mode = pending
+            entry = found.setdefault(name, {"mode": mode, "code": [], "line": i + 1})
+            if entry["mode"] != mode:
+                raise SystemExit(f"README.md:{i + 1}: example {name} is marked both run and build")
+            entry["code"].append(f"// README.md:{i + 2}\n" + "\n".join(lines[i + 1:end]))
+            pending, i = None, end
+        i += 1
+    return found
+
+
+def main():
+    repository, output = sys.argv[1], sys.argv[2]
+    with open(os.path.join(repository, "README.md")) as f:
+        found = examples(f.read())
+    products = {"LiveModel", "LiveCollection", "LiveSections", "LiveFirebase", "LiveServer", "LiveREPL"}
+    targets = []
+    for name, entry in sorted(found.items()):
+        source = os.path.join(output, "Sources", name)
+        os.makedirs(source, exist_ok=True)
+        code = "\n\n".join(entry["code"]) + "\n"
+        with open(os.path.join(source, "main.swift"), "w") as f:
+            f.write(code)
+        prelude = os.path.join(repository, "Tests", "ReadmeExamples", name + ".swift")
+        if os.path.exists(prelude):
+            with open(prelude) as f, open(os.path.join(source, "App.swift"), "w") as out:
+                out.write(f.read())
+        used = sorted(set(IMPORT.findall(code)) & products)
+        dependencies = ", ".join(f'.product(name: "{m}", package: "LiveCollection")' for m in used)
+        targets.append(f'        .executableTarget(name: "{name}", dependencies: [{dependencies}]),')
+    package = f"""// swift-tools-version: 6.1
+// The Swift examples of LiveCollection's README.md, written by Tools/readme_examples.py.
+import PackageDescription
+
+let package = Package(
+    name: "ReadmeExamples",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    dependencies: [.package(name: "LiveCollection", path: {json.dumps(repository)})],
+    targets: [
+{chr(10).join(targets)}
+    ],
+    swiftLanguageModes: [.v6]
+)
+"""
+    with open(os.path.join(output, "Package.swift"), "w") as f:
+        f.write(package)
+    print(" ".join(name for name, entry in sorted(found.items()) if entry["mode"] == "run"))
+
+
+if __name__ == "__main__":
+    main()
