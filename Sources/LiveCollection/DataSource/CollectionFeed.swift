@@ -40,6 +40,9 @@ public final class CollectionFeed<Source: ModelDataSource> {
     /// Number of preparations in flight.
     package var pendingCount: Int { pending.count }
 
+    /// Whether a preparation for `key` is in flight.
+    package func isPreparing(_ key: Key) -> Bool { pending[key] != nil }
+
     /// A child was added or changed. Snapshots without a key are ignored.
     /// - Complexity: O(log n), plus the preparation.
     public func receive(_ snapshot: Snapshot) {

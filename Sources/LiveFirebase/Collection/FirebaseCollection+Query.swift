@@ -14,6 +14,12 @@ extension FirebaseCollection {
     /// listener of `newQuery` would get (a `child_added` for each child, in
     /// order), then one value event.
     ///
+    /// A query in another order reorders the rows in the same change: each
+    /// row that stays moves to its place in the new order (the fewest
+    /// moves, see `SortedCollection.setOrder(_:sortValues:)`), and
+    /// `SectionedCollection`s on the collection keep their sections, each
+    /// row in the new order.
+    ///
     /// The query it has already listens anew: the events are a new
     /// listener's, and rows change only if the data did. In
     /// ``LoadMode/paged(size:)`` the pages start again from the first. A
@@ -32,9 +38,7 @@ extension FirebaseCollection {
     /// first value is taken as the change from what is shown.
     ///
     /// - Throws: ``DatabaseError/invalidQuery(_:)`` for a query Firebase
-    ///   refuses, or one whose order differs from the collection's (the
-    ///   collection's order is fixed: make a new collection for another
-    ///   order); otherwise as ``start()``.
+    ///   refuses; otherwise as ``start()``.
     /// - Complexity: O((n + m) log n) for n children shown and m in the new
     ///   value, plus the preparation of the children that changed.
     public func setQuery(_ newQuery: DatabaseQuery) async throws(DatabaseError) {
@@ -58,13 +62,11 @@ extension FirebaseCollection {
 
     private func replaceQuery(_ newQuery: DatabaseQuery, filter newFilter: ChildFilter?) async throws(DatabaseError) {
         let validated = try newQuery.validated()
-        guard validated.order == query.order else {
-            throw .invalidQuery("a collection keeps its order (\(query.order)); make a new collection for \(validated.order)")
-        }
         guard hasLoaded else {
             // Nothing shown yet: the new query is simply the one to load.
             query = validated
             filter = newFilter
+            if collection.isEmpty, collection.order != validated.order { try? collection.setOrder(validated.order) }
             pages = 1
             view = QueryView(query: Self.effectiveQuery(validated, mode: mode, pages: 1))
             guard stream != nil else { return }
@@ -114,17 +116,35 @@ extension FirebaseCollection {
     /// - Returns: The child events.
     func applyReplacement(_ payload: StreamPayload, filtered: Bool?, shown: [Key: Snapshot]) -> [ChildEvent] {
         let events = view.apply(payload, filtered: filtered)
+        var kept: [Key: Snapshot] = [:]
+        for child in view.visible {
+            guard let key = child.key, shows(child: child) else { continue }
+            kept[key] = child
+        }
+        let order = view.query.order
         collection.performBatch {
-            var kept = Set<Key>()
+            for key in shown.keys where kept[key] == nil { feed.receiveRemoval(of: key) }
+            if collection.order != order {
+                // Every row stays where it is in the new order: its sort
+                // value is the new view's. A preparation in flight was made
+                // with the old order's sort value, so it is made again.
+                var sortValues: [Key: SortValue] = [:]
+                sortValues.reserveCapacity(kept.count)
+                for (key, child) in kept { sortValues[key] = child.sortValue }
+                do { try collection.setOrder(order, sortValues: sortValues) } catch {
+                    preconditionFailure("FirebaseCollection: its collection is in Firebase order: \(error)")
+                }
+                for (key, child) in kept where feed.isPreparing(key) { feed.receive(child) }
+            }
             for child in view.visible {
-                guard let key = child.key, shows(child: child) else { continue }
-                kept.insert(key)
+                guard let key = child.key, kept[key] != nil else { continue }
+                // Shown (or being prepared) with the same data: it stays.
                 // Compared by the core's digests: neither value is built.
-                if let before = shown[key], before.priority == child.priority,
+                if collection.model(for: key) != nil || feed.isPreparing(key),
+                   let before = shown[key], before.priority == child.priority,
                    before.digest(priorities: false) == child.digest(priorities: false) { continue }
                 feed.receive(child)
             }
-            for key in shown.keys where !kept.contains(key) { feed.receiveRemoval(of: key) }
         }
         return events
     }

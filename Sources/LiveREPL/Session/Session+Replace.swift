@@ -34,8 +34,8 @@ extension Session {
     }
 
     /// Replaces the collection with one of `options` in `mode`. On failure
-    /// the old one stays, listening as before. A new query in the same
-    /// order and load mode, with sections by a child before and after (or
+    /// the old one stays, listening as before. A new query (in any order)
+    /// in the same load mode, with sections by a child before and after (or
     /// by none), changes the live collection: its query and filter
     /// (``FirebaseCollection/setQuery(_:filter:)``, or
     /// ``FirebaseCollection/setFilter(_:)`` alone when the query stays),
@@ -43,10 +43,9 @@ extension Session {
     /// (``SectionedCollection/setSections(by:)``).
     func replace(options newOptions: QueryOptions, mode newMode: LoadMode) async throws(REPLError) {
         let newQuery = try newOptions.query(), newSections = try newOptions.sectionPath()
-        // The same order and load mode, and sections by a child before and
-        // after (or by none before and after): the live collection changes.
-        if newMode == mode, newQuery.order == firebase.query.order,
-           (newSections == nil) == (view.sectionPath == nil) {
+        // The same load mode, and sections by a child before and after (or
+        // by none before and after): the live collection changes.
+        if newMode == mode, (newSections == nil) == (view.sectionPath == nil) {
             // Validated first: a refused query changes nothing.
             do { _ = try newQuery.validated() } catch { throw .database(error) }
             let newFilter = try newOptions.filter()

@@ -83,13 +83,33 @@ struct FirebaseCollectionSetQueryTests {
         withExtendedLifetime(tokens) {}
     }
 
-    @Test("another order is refused, and nothing changes")
-    func orderIsKept() async throws {
-        let c = try Self.make(DatabaseQuery(order: .child("s")))
-        try await c.receive(.put, at: .root, json: Self.value(3))
-        await #expect(throws: DatabaseError.self) { try await c.setQuery(DatabaseQuery(order: .key)) }
-        #expect(c.query == DatabaseQuery(order: .child("s")))
-        #expect(Self.keys(c) == ["k0", "k1", "k2"])
+    @Test("another order: one batch in which rows only move, the new listener's events, sections kept")
+    func anotherOrder() async throws {
+        let c = try await Self.loaded(DatabaseQuery(order: .child("s")), 6)
+        defer { c.stop() }
+        let sections = SectionedCollection(c.collection) { ($0.dictionary["s"]?.numberValue ?? 0) < 4 ? 0 : 1 }
+        let list = CheckingListTarget { sections.counts }
+        let connector = ListConnector(target: list)
+        connector.isReady = true
+        var stages: [[BatchStage]] = []
+        let tokens = [sections.observeSteps { connector.apply($0) }, sections.observeStages { stages.append($0) }]
+        var events: [String] = []
+        let watch = c.observeChildEvents { events.append("\($0.kind.rawValue) \($0.key)") }
+        // By key, k0 … k5 is the same order; by g (0, 1, 2, 0, 1, 2) it is not.
+        try await Self.setQuery(c, DatabaseQuery(order: .child("g")), json: Self.value(6))
+        #expect(Self.keys(c) == ["k0", "k3", "k1", "k4", "k2", "k5"])
+        #expect(c.collection.order == .child("g"))
+        #expect(stages.count == 1, "\(stages)")
+        let all = stages.flatMap { $0 }
+        #expect(all.allSatisfy { $0.insertedRows.isEmpty && $0.deletedRows.isEmpty && $0.reloadedRows.isEmpty }, "\(stages)")
+        #expect(events == ["child_added k0", "child_added k3", "child_added k1", "child_added k4", "child_added k2", "child_added k5"])
+        #expect(list.rejected.isEmpty, "\(list.rejected)")
+        #expect(list.shown == sections.counts)
+        // Live changes follow the new order.
+        try await c.receive(.put, at: DatabasePath("/k5/g"), json: "-1")
+        #expect(Self.keys(c).first == "k5")
+        watch.cancel()
+        withExtendedLifetime(tokens) {}
     }
 
     @Test("a new query whose stream fails: the error is thrown and the old query listens again")
@@ -155,7 +175,7 @@ struct FirebaseCollectionSetQueryTests {
         #expect(Self.keys(c) == ["k0", "k1", "k2"])
     }
 
-    @Test("seeded random queries in one order: the rows always equal a new collection's, every stage valid")
+    @Test("seeded random queries and orders: the rows always equal a new collection's, every stage valid")
     func randomQueries() async throws {
         let seed = testSeed()
         var rng = SplitMix64(seed: seed)
@@ -168,8 +188,10 @@ struct FirebaseCollectionSetQueryTests {
         let connector = ListConnector(target: list)
         connector.isReady = true
         let token = sections.observeSteps { connector.apply($0) }
+        let orders: [QueryOrder] = [.child("s"), .child("g"), .key, .priority, .value]
         for step in 0..<40 {
-            var query = base
+            var query = Int.random(in: 0..<3, using: &rng) == 0
+                ? DatabaseQuery(order: orders[Int.random(in: 0..<orders.count, using: &rng)]) : base
             switch Int.random(in: 0..<4, using: &rng) {
             case 0: query = query.limited(toFirst: Int.random(in: 1...12, using: &rng))
             case 1: query = query.limited(toLast: Int.random(in: 1...12, using: &rng))
