@@ -291,6 +291,89 @@ class REPLOutsideTests(unittest.TestCase):
     def query_order(keys, scenario, ref):
         return ordered(ref.get() or {}, scenario.order, keys)
 
+    def test_live_query_order_and_filter_changes(self):
+        """`query` while firebase-admin writes: a new window, order, section
+        rule or --where filter is one change line whose stages, applied as a
+        list view applies them, reach what `show` prints; the query's child
+        events, applied by prevKey, give the new window (a --where change
+        alone has none); rows are the window's children that meet --where."""
+        rng = random.Random(SEED + 2)
+        ref = db.reference("/outside/requery")
+        ref.set({k: random_child(rng) for k in rng.sample(KEYS, 12)})
+        scenario = Scenario(rng)
+        scenario.section = "g"
+        repl = REPL(ref.path, scenario.options())
+        where = "seed %d (replay: LIVE_TEST_SEED=%d)" % (SEED, SEED)
+        try:
+            reply, _ = repl.command("sync")
+            self.assertTrue(reply.get("synced"), "%s: %s" % (where, reply))
+            _, _, counts = self.show(repl, scenario, ref, where)
+            mirror, _ = scenario.expected(ref)
+            condition = None
+            for round_ in range(12):
+                write_batch(ref, rng)
+                reply, between = repl.command("sync")
+                for line in between:
+                    apply_events(mirror, line)
+                    counts = apply_stages(counts, line, "%s round %d" % (where, round_))
+                old_options, old_condition = scenario.options(), condition
+                if rng.random() < 0.6:
+                    fresh = Scenario(rng)
+                    fresh.section = "g" if rng.random() < 0.8 else None
+                    if fresh.section != scenario.section:
+                        fresh.section = scenario.section  # the kind of sections stays: the live path
+                    scenario = fresh
+                condition = rng.choice([None, ("n", ">=", 0), ("n", "<", "a"), ("n", "!=", True), ("g", "==", "g1")])
+                options = scenario.options() + (["--where", "%s %s %s" % (condition[0], condition[1], json.dumps(condition[2]))]
+                                                if condition else [])
+                line = "query " + " ".join("'%s'" % o.replace("'", "'\\''") for o in options)
+                reply, between = repl.command(line)
+                context = "%s round %d: %s (from %s)" % (where, round_, line, " ".join(old_options))
+                for b in between:
+                    apply_events(mirror, b)
+                    counts = apply_stages(counts, b, context)
+                self.assertIn("stages", reply, "%s: %s" % (context, reply))
+                if scenario.options() != old_options or condition == old_condition:
+                    mirror = []  # listening anew: a new listener's events
+                else:
+                    self.assertEqual(reply["events"], [], "%s: a --where change alone has no events" % context)
+                apply_events(mirror, reply)
+                counts = apply_stages(counts, reply, context)
+                reply, between = repl.command("sync")
+                self.assertTrue(reply.get("synced"), "%s: %s" % (context, reply))
+                for b in between:
+                    apply_events(mirror, b)
+                    counts = apply_stages(counts, b, context)
+                flat, _ = scenario.expected(ref)
+                self.assertEqual(mirror, flat, "%s: events applied by prevKey vs the window" % context)
+                expected = self.filtered_sections(ref, scenario, flat, condition)
+                shown, shown_sections, shown_counts = self.show(repl, scenario, ref, context)
+                self.assertEqual(shown_counts, counts, "%s: stages applied vs show" % context)
+                self.assertEqual(shown_sections, expected, "%s: show" % context)
+        finally:
+            status = repl.close()
+        self.assertEqual(status, 0, "%s\n%s" % (where, "\n".join(repl.transcript)))
+
+    @staticmethod
+    def filtered_sections(ref, scenario, flat, condition):
+        """The window's keys that meet the condition, as `show` groups them."""
+        data = ref.get() or {}
+        def meets(key):
+            if not condition:
+                return True
+            path, op, bound = condition
+            actual = value_rank(child_value(data[key], path) if isinstance(data[key], dict) else None)
+            b = value_rank(bound)
+            return {">=": actual >= b, "<": actual < b, "!=": actual != b, "==": actual == b}[op]
+        keys = [k for k in flat if meets(k)]
+        if not scenario.section:
+            return [keys]
+        groups = {}
+        for key in keys:
+            value = child_value(data[key], scenario.section) if isinstance(data[key], dict) else None
+            groups.setdefault(json.dumps(value, sort_keys=True), (value, []))[1].append(key)
+        return [rows for _, rows in sorted(groups.values(), key=lambda g: value_rank(g[0]))]
+
     def test_random_writes_sync_then_show(self):
         rng = random.Random(SEED)
         for index in range(10):

@@ -7,8 +7,8 @@ import LiveModel
 
 extension Session {
     /// Waits until the collection equals the server's answer to the
-    /// collection's query, fetched over REST: the same keys in the same
-    /// order, with the same values. Offline, there is nothing to wait for.
+    /// collection's query, fetched over REST and filtered by the `--where`
+    /// conditions: the same keys in the same order, with the same values. Offline, there is nothing to wait for.
     ///
     /// The wait follows the collection's updates (no polling). When the
     /// deadline passes, the server is asked once more, in case it moved on
@@ -47,9 +47,11 @@ extension Session {
         guard let client else { return ServerAnswer(keys: [], values: [:]) }
         let snapshot: Snapshot
         do { snapshot = try await client.get(query: firebase.effectiveQuery) } catch { throw .database(error) }
+        // The rows are the children that meet the --where conditions.
+        let filter = try options.filter()
         var answer = ServerAnswer(keys: [], values: [:])
         for child in snapshot.orderedChildren() {
-            guard let key = child.key else { continue }
+            guard let key = child.key, filter?(child) ?? true else { continue }
             answer.keys.append(key)
             answer.values[key] = child.value
         }
