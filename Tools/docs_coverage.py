@@ -22,10 +22,13 @@ def undocumented(directory, module):
                 continue
             if "::SYNTHESIZED::" in symbol["identifier"]["precise"]:
                 continue
-            if symbol.get("docComment"):
-                continue
             location = symbol.get("location")
-            if not location or "/Sources/" not in location["uri"]:
+            if not location or "/Sources/" not in location["uri"] or "/.build" in location["uri"]:
+                continue
+            # A comment of its own: one copied from the requirement it
+            # implements comes from another file (or none).
+            doc = symbol.get("docComment")
+            if doc and doc.get("uri", location["uri"]) == location["uri"]:
                 continue
             file = "Sources/" + location["uri"].split("/Sources/", 1)[1]
             line = location["position"]["line"] + 1

@@ -68,7 +68,7 @@ import PackageDescription
 let package = Package(
     name: "ReadmeExamples",
     platforms: [.macOS(.v14), .iOS(.v17)],
-    dependencies: [.package(name: "LiveCollection", path: {json.dumps(repository)})],
+    dependencies: [.package(name: "LiveCollection", path: {json.dumps(repository, ensure_ascii=False)})],
     targets: [
 {chr(10).join(targets)}
     ],

@@ -36,6 +36,9 @@ struct LiveREPLMain: AsyncParsableCommand {
     @Flag(help: "No server: only injected events feed the collection.")
     var offline = false
 
+    @Option(help: "Keep the collection's children in this directory between runs, and start from them: they show at once, marked cached, until the server's value replaces them.")
+    var cache: String?
+
     @Flag(help: "Print one JSON object per line (the contract in the README).")
     var json = false
 
@@ -49,6 +52,7 @@ struct LiveREPLMain: AsyncParsableCommand {
         if offline, url != nil { throw ValidationError("--offline and --url exclude each other") }
         if auth != nil, url == nil { throw ValidationError("--auth goes with --url") }
         if sample < 0 { throw ValidationError("--sample must be 0 or more") }
+        if cache != nil, offline { throw ValidationError("--cache keeps what a server sent; --offline has no server") }
         if sample > 0, url != nil {
             throw ValidationError("--sample writes sample data; it is for the embedded server and --offline, not --url")
         }

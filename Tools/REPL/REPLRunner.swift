@@ -52,7 +52,8 @@ struct REPLRunner {
         let progress = ProgressLine(human: printer.human,
                                     enabled: reader.interactive && !options.json && isatty(STDOUT_FILENO) == 1)
         do {
-            session = try Session(source: source, path: options.path, options: options.query)
+            session = try Session(source: source, path: options.path, options: options.query,
+                                  cache: options.cache.map { CollectionCache(directory: $0) })
             session.onProgress = { progress.show($0) }
             defer { progress.finish(session.initialLoad) }
             try await session.start()
@@ -97,6 +98,11 @@ struct REPLRunner {
             reader.prompt()
         }
         live.flush()
+        // What the server confirmed is kept for the next start (--cache).
+        do { try await session.saveCache() } catch {
+            failed = true
+            printer.error(error)
+        }
         return failed && !reader.interactive ? 1 : 0
     }
 }

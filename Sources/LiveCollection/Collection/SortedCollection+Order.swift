@@ -7,6 +7,12 @@ extension SortedCollection {
     /// a sort key given in Swift.
     public var order: QueryOrder? { core?.order }
 
+    /// The sort value the model `key` is ordered by, in Firebase order (under
+    /// ``order``); nil for an absent key or a collection ordered by a Swift
+    /// sort key.
+    /// - Complexity: O(1) expected.
+    public func sortValue(for key: Key) -> SortValue? { core?.sortKey(for: key) }
+
     /// Orders the models by `order` from now on, and tells the change as
     /// **one batch**: models that keep their relative order stay, the others
     /// move (the fewest moves, as any batch's), and nothing is inserted,
@@ -48,6 +54,11 @@ extension SortedCollection {
             models.append(model)
         }
         if let failure { throw failure }
+        guard !keys.isEmpty else {
+            // Nothing to place, nothing to tell.
+            backend = next
+            return
+        }
         performBatch {
             // Every model is noted where it stands, so the batch places each
             // from its old position to its new one.

@@ -27,7 +27,8 @@ import LiveModel
 /// ``updates()``, whose elements may cross to other tasks.
 @MainActor
 public final class SortedCollection<Model: LiveModelProtocol> {
-    /// Replaced only when an empty collection takes a ``PreparedFill``.
+    /// Replaced when an empty collection takes a ``PreparedFill``, and by a
+    /// new order (``setOrder(_:sortValues:)``).
     @usableFromInline var backend: any OrderingBackend<Model> { didSet { core = backend as? CoreBackend<Model> } }
     /// The backend when it is the C index (Firebase order), for the lookups
     /// layers above make on every change.

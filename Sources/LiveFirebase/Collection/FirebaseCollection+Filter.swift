@@ -28,17 +28,30 @@ extension FirebaseCollection {
     /// its first load.
     ///
     /// `filter` must be a pure function of the snapshot: the collection
-    /// calls it again only when a child changes or the filter is replaced. A
-    /// first load without a filter may index its children on a background
-    /// thread; with one, it is filtered first, on the main actor.
+    /// calls it again only when a child changes or the filter is replaced.
+    /// A first load is filtered where it is prepared, which may be a
+    /// background thread (hence `@Sendable`); a filter set while a load or
+    /// a query change is under way applies once it is in.
     /// - Parameter filter: Whether to show a child; nil shows them all.
     /// - Complexity: O(n log n) for the n children the query holds, plus
     ///   the preparation of the children added.
     public func setFilter(_ filter: ChildFilter?) {
         self.filter = filter
+        filterVersion += 1
+        // A query change waiting for its value: if it fails, its old query
+        // comes back with this filter.
+        replacing?.old.filter = filter
         // Before the first value, or while a query change waits for its
         // value, the filter applies when the value is taken.
         guard hasLoaded, replacing == nil else { return }
+        refilter()
+    }
+
+    /// Shows the children of the query the filter accepts, as one grouped
+    /// change.
+    /// - Complexity: O(n log n) for the n children the query holds.
+    func refilter() {
+        shownFilterVersion = filterVersion
         collection.performBatch {
             for child in view.visible {
                 guard let key = child.key else { continue }

@@ -45,7 +45,8 @@ extension FirebaseCollection {
     func handle(_ message: StreamMessage, isWholeData: Bool = false) async {
         switch message {
         case .connected:
-            status = .connecting
+            // Cached children stay marked so until the server's value is in.
+            if status != .cached { status = .connecting }
             loadProgress = nil
             parsedAt = nil
         case .receiving(let progress):
@@ -55,7 +56,7 @@ extension FirebaseCollection {
         case .put(let payload), .patch(let payload):
             await apply(payload, filtered: isWholeData ? false : nil)
         case .disconnected(let error, _):
-            status = .reconnecting(error)
+            if status != .cached { status = .reconnecting(error) }
         case .renewingCredential:
             break
         case .ended(let error):
@@ -79,6 +80,8 @@ extension FirebaseCollection {
         let listening = generation
         let firstLoad = isWhole && !hasLoaded
         let started = ContinuousClock.now
+        // A first load is filtered by the filter set now.
+        if firstLoad { shownFilterVersion = filterVersion }
         if firstLoad, mode != .live {
             switch await applyInBackground(payload, filtered: filtered) {
             case .applied(let events, let observers):
@@ -95,7 +98,7 @@ extension FirebaseCollection {
             // Another stream opened meanwhile (a new query): its first value
             // loads the collection again.
             guard generation == listening else { return }
-        } else if firstLoad {
+        } else if firstLoad, !applyingCache {
             collection.notifyLoad(started: true)
             applyEach(events)
             collection.notifyLoad(started: false)
@@ -115,11 +118,21 @@ extension FirebaseCollection {
                         observers: Duration = .zero) {
         if let started = firstLoadStarted { recordFirstLoad(started: started, observers: observers) }
         tell(events, loaded: isWhole)
+        if isWhole, applyingCache {
+            // The cache's children: shown, not confirmed.
+            hasLoaded = true
+            status = .cached
+            return
+        }
         if isWhole {
             hasLoaded = true
             status = .live
+            // A filter set while the value was being taken, or while a
+            // query change that failed was waiting.
+            if shownFilterVersion != filterVersion { refilter() }
             resumeWaiters()
         }
+        saveCacheSoon()
     }
 
     /// Keeps what the first load cost (``firstLoad``).

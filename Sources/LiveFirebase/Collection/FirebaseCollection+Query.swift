@@ -65,8 +65,9 @@ extension FirebaseCollection {
         guard hasLoaded else {
             // Nothing shown yet: the new query is simply the one to load.
             query = validated
+            if filter != nil || newFilter != nil { filterVersion += 1 }
             filter = newFilter
-            if collection.isEmpty, collection.order != validated.order { try? collection.setOrder(validated.order) }
+            reorder(to: validated.order, sortValues: [:])
             pages = 1
             view = QueryView(query: Self.effectiveQuery(validated, mode: mode, pages: 1))
             guard stream != nil else { return }
@@ -83,6 +84,7 @@ extension FirebaseCollection {
         if pending == nil { for child in view.visible { if let key = child.key { shown[key] = child } } }
         let next = QueryView(query: Self.effectiveQuery(validated, mode: mode, pages: 1))
         query = validated
+        if filter != nil || newFilter != nil { filterVersion += 1 }
         filter = newFilter
         pages = 1
         view = next
@@ -98,11 +100,14 @@ extension FirebaseCollection {
             // query, or stop() then start()): the new query then stays, and
             // its first value is still taken as the change from what is shown.
             if stream == nil {
+                // A filter set meanwhile is in the replacement's.
+                let restored = replacing?.old ?? old
                 replacing = nil
-                query = old.query
-                view = old.view
-                pages = old.pages
-                filter = old.filter
+                query = restored.query
+                view = restored.view
+                pages = restored.pages
+                if filter != nil || restored.filter != nil { filterVersion += 1 }
+                filter = restored.filter
                 // Listening again, unless the collection was stopped.
                 if case .stopped = error {} else { open() }
             }
@@ -122,6 +127,7 @@ extension FirebaseCollection {
             kept[key] = child
         }
         let order = view.query.order
+        shownFilterVersion = filterVersion
         collection.performBatch {
             for key in shown.keys where kept[key] == nil { feed.receiveRemoval(of: key) }
             if collection.order != order {
@@ -131,9 +137,7 @@ extension FirebaseCollection {
                 var sortValues: [Key: SortValue] = [:]
                 sortValues.reserveCapacity(kept.count)
                 for (key, child) in kept { sortValues[key] = child.sortValue }
-                do { try collection.setOrder(order, sortValues: sortValues) } catch {
-                    preconditionFailure("FirebaseCollection: its collection is in Firebase order: \(error)")
-                }
+                reorder(to: order, sortValues: sortValues)
                 for (key, child) in kept where feed.isPreparing(key) { feed.receive(child) }
             }
             for child in view.visible {
@@ -150,11 +154,28 @@ extension FirebaseCollection {
     }
 }
 
+extension FirebaseCollection {
+    /// Orders the collection by `order`, with the sort values given (others
+    /// computed from their models). A model whose sort value cannot be
+    /// computed (one added to the collection directly, whose `dictionary`
+    /// throws) is removed rather than left in the old order.
+    func reorder(to order: QueryOrder, sortValues: [Key: SortValue]) {
+        while collection.order != order {
+            do throws(OrderChangeError) {
+                try collection.setOrder(order, sortValues: sortValues)
+            } catch {
+                guard case .sortValue(let key, _) = error else { return } // ordered in Swift: not ours
+                feed.receiveRemoval(of: key)
+            }
+        }
+    }
+}
+
 /// A query change waiting for the new query's first value.
 struct Replacement {
     /// The children the collection shows, by key.
     let shown: [Key: Snapshot]
     /// The query, view, pages and filter to go back to if the new query
-    /// fails.
-    let old: (query: DatabaseQuery, view: QueryView, pages: Int, filter: (@Sendable (Snapshot) -> Bool)?)
+    /// fails (a filter set meanwhile replaces the old one).
+    var old: (query: DatabaseQuery, view: QueryView, pages: Int, filter: (@Sendable (Snapshot) -> Bool)?)
 }

@@ -80,8 +80,25 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     var replacing: Replacement?
     /// Which children of the query the collection shows (``setFilter(_:)``).
     var filter: ChildFilter?
+    /// Counts the filters set; the rows reflect ``shownFilterVersion``'s
+    /// (a filter set while a load was under way is applied once it is in).
+    var filterVersion = 0
+    var shownFilterVersion = 0
     /// When the complete ``loadProgress`` reached this actor.
     var parsedAt: ContinuousClock.Instant?
+    /// Where the children are kept between runs, if anywhere.
+    public let cache: CollectionCache?
+    /// The cached children being shown at start; the stream's messages wait for it.
+    var cacheLoad: Task<Void, Never>?
+    /// Whether the value being applied is the cache's.
+    var applyingCache = false
+    /// The save waiting for the cache's interval, and whether a change came
+    /// since it began.
+    var cacheSave: Task<Void, Never>?
+    /// The last write to the cache; each waits for the one before.
+    var lastCacheWrite: Task<Void, Never>?
+    /// How a save waits for the cache's interval (tests replace it).
+    package var cacheWait: @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
 
     /// A collection of `query` at `reference`, not started yet.
     /// - Parameters:
@@ -92,24 +109,30 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     ///   - dataSource: Turns each child's snapshot into a model.
     ///   - opener: How the stream is opened (the real database by default;
     ///     ``StreamOpener/offline`` for a collection fed by hand).
+    ///   - cache: Where to keep the children between runs; none by default.
+    ///     With one, ``start()`` shows what was kept at once (status
+    ///     ``CollectionStatus/cached``), and the server's value then
+    ///     replaces it as the smallest change.
     /// - Throws: ``DatabaseError/invalidQuery(_:)`` for a query Firebase
     ///   refuses, or a page size below 1.
     @inlinable
     public convenience init(reference: DatabaseReference, query: DatabaseQuery = DatabaseQuery(), mode: LoadMode = .live,
-                            dataSource: Source, opener: StreamOpener = .database()) throws(DatabaseError) {
+                            dataSource: Source, opener: StreamOpener = .database(),
+                            cache: CollectionCache? = nil) throws(DatabaseError) {
         // Made here, in the caller's module, where `Model` is known: a first
         // load's models are then made and ordered by code compiled for them
         // rather than through generic metadata for every child.
         try self.init(reference: reference, query: query, mode: mode, dataSource: dataSource, opener: opener,
-                      bulkFill: { PreparedFill(everyChildOf: $0, count: $1, order: $2, prepare: $3) })
+                      cache: cache, bulkFill: { PreparedFill(everyChildOf: $0, count: $1, order: $2, prepare: $3) })
     }
 
     /// The designated initializer; `bulkFill` is
     /// ``PreparedFill/init(everyChildOf:count:order:prepare:)`` for `Model`.
     @usableFromInline
     init(reference: DatabaseReference, query: DatabaseQuery, mode: LoadMode, dataSource: Source,
-         opener: StreamOpener, bulkFill: @escaping BulkFill) throws(DatabaseError) {
+         opener: StreamOpener, cache: CollectionCache? = nil, bulkFill: @escaping BulkFill) throws(DatabaseError) {
         self.bulkFill = bulkFill
+        self.cache = cache
         if case .paged(let size) = mode, size < 1 { throw .invalidQuery("the page size must be at least 1, not \(size)") }
         self.reference = reference
         self.query = try query.validated()
@@ -147,17 +170,25 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     // MARK: Starting and stopping
 
     /// Starts listening and returns once the location's value is loaded
-    /// (at once if already listening and loaded).
+    /// (at once if already listening and loaded). With a ``cache`` holding
+    /// this query's children from an earlier run, and nothing loaded yet,
+    /// they are shown first, as one batch, while the stream connects.
     /// - Throws: ``DatabaseError`` when the stream ends before loading
     ///   (permission denied, a refused query, …), or ``DatabaseError/stopped``
     ///   if ``stop()`` is called first.
     public func start() async throws(DatabaseError) {
-        if stream == nil { open() } else if status == .live { return }
+        if stream == nil {
+            showCached()
+            open()
+        } else if status == .live {
+            return
+        }
         try await waitForLoad()
     }
 
     /// Stops listening. The data stays; ``start()`` resyncs it.
     public func stop() {
+        saveCacheSoon(now: true)
         guard let stream else { return }
         stream.stop()
         self.stream = nil
@@ -190,7 +221,10 @@ public final class FirebaseCollection<Source: ModelDataSource> {
         let opened = opener.open(reference, view.query)
         stream = opened
         status = .connecting
+        let cached = cacheLoad
         consumer = Task { [weak self] in
+            // The cached children are shown first.
+            await cached?.value
             for await message in opened.messages {
                 guard let self, self.generation == current, self.stream != nil else { return }
                 await self.handle(message)

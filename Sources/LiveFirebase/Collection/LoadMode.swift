@@ -21,6 +21,10 @@ public enum CollectionStatus: Sendable, Equatable, CustomStringConvertible {
     case stopped
     /// Connecting, or connected and waiting for the location's value.
     case connecting
+    /// Showing what a ``CollectionCache`` kept from an earlier run, which
+    /// the server has not confirmed yet: connecting (or reconnecting) for
+    /// the location's value, which then replaces it as the smallest change.
+    case cached
     /// Loaded and listening.
     case live
     /// The connection was lost; it comes back by itself and resyncs.
@@ -34,6 +38,7 @@ public enum CollectionStatus: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .stopped: return "stopped"
         case .connecting: return "connecting"
+        case .cached: return "cached (not yet confirmed by the server)"
         case .live: return "live"
         case .reconnecting(let error): return "reconnecting (\(error))"
         case .failed(let error): return "failed: \(error)"

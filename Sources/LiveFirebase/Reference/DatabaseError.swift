@@ -35,6 +35,9 @@ public enum DatabaseError: Error, Sendable, Hashable {
     case tooManyRedirects(Int)
     /// The collection was stopped before the data asked for had loaded.
     case stopped
+    /// The disk cache (``CollectionCache``) could not be written: the file
+    /// and the system's reason. What was saved before stays.
+    case cache(String)
 }
 
 extension DatabaseError: CustomStringConvertible {
@@ -53,6 +56,7 @@ extension DatabaseError: CustomStringConvertible {
         case .invalidResponse(let reason): return "invalid response from the server: \(reason)"
         case .tooManyRedirects(let n): return "too many redirects (\(n))"
         case .stopped: return "stopped before the data had loaded"
+        case .cache(let reason): return "the disk cache could not be written: \(reason)"
         }
     }
 }

@@ -47,6 +47,7 @@ struct StreamRedactor: Sendable {
         case .transport(let reason): return .transport(scrub(reason))
         case .invalidResponse(let reason): return .invalidResponse(scrub(reason))
         case .tooManyRedirects, .stopped: return error
+        case .cache(let reason): return .cache(scrub(reason))
         }
     }
 

@@ -17,7 +17,7 @@ public enum TransportEvent: Sendable, Hashable {
 
 /// Opens streaming HTTP requests for a ``DatabaseStream``.
 ///
-/// ``PlatformStreamTransport`` is the real one (``HTTPClientStreamTransport``
+/// ``PlatformStreamTransport`` is the real one (`HTTPClientStreamTransport`
 /// on Linux, ``URLSessionStreamTransport`` on Apple platforms); a test can
 /// substitute a transport that replays a script.
 ///

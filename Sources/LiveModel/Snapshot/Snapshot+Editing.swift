@@ -13,6 +13,14 @@ extension Snapshot {
         }
     }
 
+    /// Appends this snapshot's JSON text exactly as received (export
+    /// members included) to `out`.
+    /// - Returns: false, appending nothing, when nothing exists here.
+    /// - Complexity: O(size of the text).
+    package func appendText(to out: inout [UInt8]) -> Bool {
+        withText { out.append(contentsOf: $0) } != nil
+    }
+
     /// This snapshot's value and priority as child `key` of a location
     /// parsed with `order`: the snapshot
     /// `Snapshot(key: key, value: value, priority: priority, order: order)`

@@ -6,9 +6,11 @@ import LiveModel
 /// A condition on the value at a path below each child, as `--where` takes
 /// it: `PATH OP JSON`, for example `score >= 10` or `user/name == "ada"`.
 /// Values compare in Firebase's order of values (`null`, `false`, `true`,
-/// numbers, strings by code point, objects), so `status == "open"` is false
+/// numbers, strings by UTF-16 code units, objects), so `status == "open"` is false
 /// for a child without `status`, and `n < 5` holds for one whose `n` is
-/// missing (null sorts first).
+/// missing (null sorts first). As in Firebase's order, any two objects are
+/// equal: `== {"x": 1}` holds for every object. The text splits at its
+/// first operator, so a path holding `=`, `!`, `<` or `>` cannot be named.
 public struct ChildCondition: Sendable, Equatable, CustomStringConvertible {
     /// How the child's value compares with ``value``.
     public enum Comparison: String, Sendable, CaseIterable {

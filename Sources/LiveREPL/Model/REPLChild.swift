@@ -23,19 +23,15 @@ public struct REPLChild: LiveModelProtocol, Sendable {
     /// The child's key.
     public let identifier: Key
     private var content: Content
-    /// The value the query orders by (the priority, the value, or a child's value).
-    public private(set) var sortValue: SortValue
     /// The section value (see ``sectionValue(of:at:)``) at a path, read when
     /// the child was prepared, which for a first load is away from the main
     /// actor.
     private(set) var section: (path: DatabasePath, value: JSONValue)?
 
-    /// The child `identifier` with the value `dictionary`, given whole; its
-    /// ``sortValue`` is null, since no query computed one.
+    /// The child `identifier` with the value `dictionary`, given whole.
     public init(identifier: Key, dictionary: JSONValue) {
         self.identifier = identifier
         self.content = .value(dictionary)
-        self.sortValue = .null
     }
 
     /// The child of `snapshot`, with its section value under `--section-by sectionPath`.
@@ -43,7 +39,6 @@ public struct REPLChild: LiveModelProtocol, Sendable {
         guard let key = snapshot.key else { throw REPLError.internalState("a child without a key") }
         identifier = key
         content = .snapshot(snapshot)
-        sortValue = snapshot.sortValue
         if let sectionPath { section = (sectionPath, LiveREPL.sectionValue(of: self, at: sectionPath)) }
     }
 
@@ -56,8 +51,7 @@ public struct REPLChild: LiveModelProtocol, Sendable {
         }
     }
 
-    /// Replaces the child's value with `dictionary`, given whole;
-    /// ``sortValue`` stays as it was.
+    /// Replaces the child's value with `dictionary`, given whole.
     public mutating func update(with dictionary: JSONValue) {
         content = .value(dictionary)
         section = nil

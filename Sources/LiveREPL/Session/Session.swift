@@ -64,6 +64,8 @@ public final class Session {
     let reference: DatabaseReference
     let client: DatabaseClient?
     let opener: StreamOpener
+    /// Where collections keep their children between runs, if anywhere.
+    let cache: CollectionCache?
     /// Everything injected offline, as the location's value: a new query or
     /// load mode starts from it.
     var offlineValue: JSONValue = .null
@@ -82,10 +84,12 @@ public final class Session {
     public var writeTimeout: Double = 5
 
     /// A session on `path` of `source`, with the query and sections of
-    /// `options`, loading in `mode`.
+    /// `options`, loading in `mode`, keeping its children in `cache` (with
+    /// a server) between runs.
     public init(source: SessionSource, path: String, options: QueryOptions, mode: LoadMode = .all,
-                opener: StreamOpener = .database()) throws(REPLError) {
+                opener: StreamOpener = .database(), cache: CollectionCache? = nil) throws(REPLError) {
         self.source = source
+        self.cache = cache
         self.options = options
         self.mode = mode
         switch source {
@@ -103,17 +107,19 @@ public final class Session {
             client = nil
             self.opener = .offline
         }
-        firebase = try Self.collection(reference, options, mode, opener: self.opener)
+        firebase = try Self.collection(reference, options, mode, opener: self.opener,
+                                       cache: client == nil ? nil : cache)
         view = try SessionView(firebase.collection, sectionBy: options.sectionPath())
         recorder.attach(to: firebase, view: view)
     }
 
     static func collection(_ reference: DatabaseReference, _ options: QueryOptions, _ mode: LoadMode,
-                           opener: StreamOpener) throws(REPLError) -> FirebaseCollection<REPLDataSource> {
+                           opener: StreamOpener, cache: CollectionCache?) throws(REPLError)
+        -> FirebaseCollection<REPLDataSource> {
         do {
             let collection = try FirebaseCollection(reference: reference, query: try options.query(), mode: mode,
                                                     dataSource: REPLDataSource(sectionBy: try options.sectionPath()),
-                                                    opener: opener)
+                                                    opener: opener, cache: cache)
             collection.setFilter(try options.filter())
             return collection
         } catch let error as REPLError {
@@ -152,9 +158,31 @@ public final class Session {
         }
         if isOffline {
             try await inject(.put, .root, json: "null")
+        } else if firebase.cache != nil {
+            try await startCacheFirst()
         } else {
             try await Self.startFailingFast(firebase)
         }
+    }
+
+    /// Starts the collection and returns once it shows something: its
+    /// cached children (the server's value then comes as a change, like any
+    /// other while the session is idle), or the server's value when nothing
+    /// was cached.
+    private func startCacheFirst() async throws(REPLError) {
+        let target = firebase
+        let first = FirstOutcome()
+        let watch = target.observeStatus { status in if status == .cached { first.finish(nil) } }
+        defer { watch.cancel() }
+        Task { @MainActor in
+            do throws(REPLError) {
+                try await Self.startFailingFast(target)
+                first.finish(nil)
+            } catch {
+                first.finish(error)
+            }
+        }
+        if let error = await first.value() { throw error }
     }
 
     /// Starts `collection`; fails as soon as it loses its first connection
@@ -173,6 +201,14 @@ public final class Session {
 
     /// Stops listening.
     public func stop() { firebase.stop() }
+
+    /// Saves what the server confirmed to the session's cache, if it has
+    /// one, and returns once it is on disk.
+    /// - Throws: ``REPLError/database(_:)`` with `DatabaseError.cache`
+    ///   when it cannot be written.
+    public func saveCache() async throws(REPLError) {
+        do { try await firebase.saveCache() } catch { throw .database(error) }
+    }
 
     /// Runs one command.
     /// - Throws: ``REPLError``; the collection is unchanged then (a write

@@ -53,7 +53,9 @@ final class SessionView {
         snapshot().map { section in
             ShownSection(value: section.id, rows: section.items.compactMap { key in
                 guard let child = collection.model(for: key) else { return nil }
-                return ShownRow(key: key, sortValue: child.sortValue.description, summary: child.summary())
+                // The sort value the collection orders it by, under its current order.
+                let sortValue = collection.sortValue(for: key) ?? .null
+                return ShownRow(key: key, sortValue: sortValue.description, summary: child.summary())
             })
         }
     }

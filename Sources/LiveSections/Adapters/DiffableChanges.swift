@@ -22,8 +22,8 @@ public struct DiffableChange<Section: Hashable & Sendable>: Sendable {
 /// A key is changed when the sections told it updated in place or moved
 /// (a move always brings the model as it is now), or when one change took
 /// it out and put it back (a row that changed place in a grouped change, or
-/// whose section went while it moved to another). A row changes place only
-/// when its sort value or its section, both read from its model, changed.
+/// whose section went while it moved to another). So every row a new order
+/// moves (`SortedCollection.setOrder`) is reported changed too.
 @MainActor
 public final class DiffableChanges<Model: LiveModelProtocol, Section: Hashable & Sendable> {
     /// The sections followed.

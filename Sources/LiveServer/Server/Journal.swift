@@ -33,7 +33,7 @@ final class Journal {
     /// The size of the pieces a snapshot is written in.
     private static let chunkBytes = 1 << 20
 
-    deinit { if journalFD >= 0 { posixClose(journalFD) } }
+    deinit { if journalFD >= 0 { DurableFile.close(journalFD) } }
 
     var journalPath: String { file + ".journal" }
 
@@ -41,7 +41,7 @@ final class Journal {
     /// - Throws: ``StoreError`` naming the file and what is wrong with it.
     func load() throws(StoreError) -> Store {
         var store = Store()
-        if let bytes = Self.read(file, padding: Snapshot.checkPadding) {
+        if let bytes = DurableFile.read(file, padding: Snapshot.checkPadding) {
             do {
                 let length = bytes.count - Snapshot.checkPadding
                 store = Store(root: try DataNode.reading(snapshot: bytes, length: length))
@@ -51,7 +51,7 @@ final class Journal {
                 throw StoreError(status: 500, message: "The data file \(file) is not valid JSON: \(error)")
             }
         }
-        if let bytes = Self.read(journalPath) {
+        if let bytes = DurableFile.read(journalPath) {
             var good = 0
             for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
                 let end = good + line.count
@@ -64,7 +64,7 @@ final class Journal {
         }
         journalFD = open(journalPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard journalFD >= 0 else {
-            throw StoreError(status: 500, message: "Cannot open the journal \(journalPath): \(Self.errnoText())")
+            throw StoreError(status: 500, message: "Cannot open the journal \(journalPath): \(DurableFile.errnoText())")
         }
         return store
     }
@@ -74,36 +74,29 @@ final class Journal {
         let entries = writes.map { JSONValue.array([.string($0.path.description), $0.node.json(export: true)]) }
         var line = Array(JSONValue.array(entries).jsonText().utf8)
         line.append(UInt8(ascii: "\n"))
-        try Self.writeAll(journalFD, line, to: journalPath)
+        do { try DurableFile.writeAll(journalFD, line, to: journalPath) } catch {
+            throw StoreError(status: 500, message: error.description)
+        }
         guard fsync(journalFD) == 0 else {
-            throw StoreError(status: 500, message: "Cannot sync the journal \(journalPath): \(Self.errnoText())")
+            throw StoreError(status: 500, message: "Cannot sync the journal \(journalPath): \(DurableFile.errnoText())")
         }
         journalBytes += line.count
     }
 
     /// Writes `store` as the new snapshot and empties the journal.
     func compact(_ store: Store) throws(StoreError) {
-        let temporary = file + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw StoreError(status: 500, message: "Cannot write \(temporary): \(Self.errnoText())") }
-        defer { posixClose(fd) }
         // Written a chunk at a time: the snapshot's text is never held whole.
         var text = JSONTextChunks(store.root, export: true)
-        var chunk: [UInt8] = []
-        chunk.reserveCapacity(Self.chunkBytes + Self.chunkBytes / 4)
-        var more = true
-        while more {
-            more = text.next(into: &chunk, size: Self.chunkBytes)
-            try Self.writeAll(fd, chunk, to: temporary)
-            chunk.removeAll(keepingCapacity: true)
+        do {
+            try DurableFile.replace(file) { chunk in
+                chunk.reserveCapacity(Self.chunkBytes + Self.chunkBytes / 4)
+                return text.next(into: &chunk, size: Self.chunkBytes)
+            }
+        } catch {
+            throw StoreError(status: 500, message: error.description)
         }
-        guard fsync(fd) == 0 else { throw StoreError(status: 500, message: "Cannot sync \(temporary): \(Self.errnoText())") }
-        guard rename(temporary, file) == 0 else {
-            throw StoreError(status: 500, message: "Cannot replace \(file): \(Self.errnoText())")
-        }
-        Self.syncDirectory(of: file)
         guard ftruncate(journalFD, 0) == 0, fsync(journalFD) == 0 else {
-            throw StoreError(status: 500, message: "Cannot empty the journal \(journalPath): \(Self.errnoText())")
+            throw StoreError(status: 500, message: "Cannot empty the journal \(journalPath): \(DurableFile.errnoText())")
         }
         journalBytes = 0
     }
@@ -118,66 +111,4 @@ final class Journal {
         }
         return writes
     }
-
-    /// The file's bytes, followed by `padding` zero bytes.
-    private static func read(_ path: String, padding: Int = 0) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { posixClose(fd) }
-        // Read into storage of the file's size: a large file is not copied
-        // as an array grows (which held the file twice at the start).
-        var status = stat()
-        let size = fstat(fd, &status) == 0 ? max(0, Int(status.st_size)) : 0
-        var bytes = [UInt8](repeating: 0, count: size + padding)
-        var count = 0
-        var probe = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let read: Int
-            if count < size {
-                read = bytes.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress! + count, size - count) }
-            } else {
-                // Past the size the file had when opened: it grew meanwhile.
-                read = probe.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
-                if read > 0 { bytes.insert(contentsOf: probe[0..<read], at: count) }
-            }
-            if read < 0 && errno == EINTR { continue }
-            if read <= 0 { break }
-            count += read
-        }
-        // The text, then zero bytes up to the end: `padding` of them.
-        bytes.removeSubrange((count + padding)...)
-        return bytes
-    }
-
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8], to path: String) throws(StoreError) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { posixWrite(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { throw StoreError(status: 500, message: "Cannot write \(path): \(errnoText())") }
-            offset += written
-        }
-    }
-
-    private static func syncDirectory(of path: String) {
-        let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
-        let fd = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_CLOEXEC)
-        if fd >= 0 {
-            _ = fsync(fd)
-            posixClose(fd)
-        }
-    }
-
-    private static func errnoText() -> String { String(cString: strerror(errno)) }
 }
-
-// The POSIX calls, named apart from methods called `close`, `read` and `write`.
-#if canImport(Glibc)
-private func posixClose(_ fd: Int32) { _ = Glibc.close(fd) }
-private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { Glibc.read(fd, buffer, count) }
-private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int { Glibc.write(fd, buffer, count) }
-#else
-private func posixClose(_ fd: Int32) { _ = Darwin.close(fd) }
-private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { Darwin.read(fd, buffer, count) }
-private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int { Darwin.write(fd, buffer, count) }
-#endif

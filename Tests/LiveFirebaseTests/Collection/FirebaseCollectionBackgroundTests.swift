@@ -119,6 +119,21 @@ struct FirebaseCollectionBackgroundTests {
         #expect(c.firstLoad?.observers == .zero, "no observer had work on the load")
     }
 
+    @Test("a filter set while the first value is prepared applies once it is in")
+    func filterSetMeanwhile() async throws {
+        let gate = PreparationGate()
+        let c = try make(.all, LoggingSource(gate: gate))
+        let put = try await putHeld(at: gate, into: c)
+        c.setFilter { $0.key != "a" }
+        gate.open()
+        try await put.value
+        #expect(!gate.waitTimedOut)
+        #expect(c.collection.models.map(\.identifier.string) == ["gate"])
+        // Changes that follow are filtered too.
+        try await c.receive(.put, at: DatabasePath("/a/s"), json: "0")
+        #expect(c.collection.models.map(\.identifier.string) == ["gate"])
+    }
+
     @Test("a value applied while the first one is prepared wins: the prepared one is dropped and applied after it")
     func changedMeanwhile() async throws {
         let gate = PreparationGate()

@@ -97,6 +97,34 @@ struct FirebaseCollectionFilterTests {
         #expect(Tests.keys(c) == ["k0", "k2", "k4", "k6"])
     }
 
+    @Test("a filter set while a query change waits: kept when the new query fails, applied to the old query's rows")
+    func filterSetWhileQueryWaits() async throws {
+        let base = DatabaseQuery(order: .child("s"))
+        let c = try await Tests.loaded(base.limited(toFirst: 4), 8)
+        defer { c.stop() }
+        let change = await Tests.startSetQuery(c, base.limited(toFirst: 6))
+        c.setFilter(Self.sIn(0...1))
+        #expect(Tests.keys(c) == ["k0", "k1", "k2", "k3"], "applied once the query change is done")
+        let refused = c.stream
+        defer { refused?.stop() }
+        await c.receive(.ended(.permissionDenied("no")))
+        await #expect(throws: DatabaseError.self) { try await change.value }
+        // The old query listens again: its value comes, and the filter set
+        // meanwhile holds.
+        try await c.receive(.put, at: .root, json: Tests.value(8))
+        #expect(Tests.keys(c) == ["k0", "k1"])
+    }
+
+    @Test("a new order shows each row's sort value under it")
+    func sortValuesFollowOrder() async throws {
+        let c = try await Tests.loaded(DatabaseQuery(order: .child("s")), 4)
+        defer { c.stop() }
+        #expect(c.collection.sortValue(for: "k3") == .number(3))
+        try await Tests.setQuery(c, DatabaseQuery(order: .child("g")), json: Tests.value(4))
+        #expect(c.collection.sortValue(for: "k3") == .number(0))
+        #expect(c.collection.order == .child("g"))
+    }
+
     @Test("seeded random filters and writes: the rows always equal a new filtered collection's, every stage valid")
     func randomFilters() async throws {
         let seed = testSeed()

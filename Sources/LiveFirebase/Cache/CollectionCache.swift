@@ -1,0 +1,142 @@
+// CollectionCache.swift — where collections keep what they hold between
+// runs: one file per location and query, replaced whole, bounded in size.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import LiveModel
+
+/// A directory where ``FirebaseCollection``s keep the children of their
+/// query between runs, so that a collection started again shows them at
+/// once, before the server answers (see ``FirebaseCollection/init(reference:query:mode:dataSource:opener:cache:)``).
+///
+/// - **One file per location and query** (`<hash>.cache`): a header line
+///   naming them, then the children as a stream `put`. The file is replaced
+///   whole — written beside, synced, renamed over — so a crash or a kill at
+///   any moment leaves the last complete state readable, never a torn one.
+/// - **Bounded**: after each save, while the files take more than
+///   ``limitBytes``, the least recently used one (by modification time: a
+///   file is touched each time it is read) is deleted. A query whose
+///   children alone take more than the limit is not kept.
+/// - **What it holds is not secret-free**: the children's data, as the
+///   server sent it, in plain text. Put it where the app's data goes.
+public struct CollectionCache: Sendable, Equatable {
+    /// The directory; made when missing.
+    public let directory: String
+    /// The most bytes its files may take together.
+    public let limitBytes: Int
+    /// How long after a change a collection saves again: changes within it
+    /// are saved together.
+    public let interval: Duration
+
+    /// A cache in `directory`, of at most `limitBytes` (64 MB by default),
+    /// saving at most once per `interval` (one second by default).
+    public init(directory: String, limitBytes: Int = 64 << 20, interval: Duration = .seconds(1)) {
+        self.directory = directory
+        self.limitBytes = limitBytes
+        self.interval = interval
+    }
+
+    /// What identifies a collection's file: its location and query.
+    static func identity(_ reference: DatabaseReference, _ query: DatabaseQuery) -> String {
+        "\(reference) \(query)"
+    }
+
+    /// The file for `identity`: a 64-bit FNV-1a hash of it, in hex (the
+    /// header line holds the identity itself, so a collision reads as a miss).
+    func path(for identity: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in identity.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return directory + "/" + String(repeating: "0", count: 16 - hex.count) + hex + ".cache"
+    }
+
+    /// The saved children of `identity` as a `put` payload's text, or nil
+    /// when none are saved (or the file is not this identity's, or not
+    /// whole). Touches the file, for the eviction order.
+    /// - Complexity: O(size of the file).
+    func load(_ identity: String) -> ArraySlice<UInt8>? {
+        let file = path(for: identity)
+        guard let bytes = DurableFile.read(file), let newline = bytes.firstIndex(of: UInt8(ascii: "\n")),
+              let header = try? JSONValue(parsingUTF8: bytes[..<newline]),
+              header["identity"]?.stringValue == identity, header["format"] == .number(1) else { return nil }
+        _ = utime(file, nil)
+        return bytes[(newline + 1)...]
+    }
+
+    /// Saves `children` (a query's window, in any order) for `identity`,
+    /// then evicts what is over the limit.
+    /// - Throws: ``DatabaseError/cache(_:)`` when the directory or the file
+    ///   cannot be written; what was saved before stays.
+    /// - Complexity: O(size of the children's text), written a chunk at a time.
+    func save(_ children: [Snapshot], for identity: String) throws(DatabaseError) {
+        _ = mkdir(directory, 0o755)
+        let file = path(for: identity)
+        var next = 0, header = true
+        let chunkBytes = 1 << 20
+        do {
+            try DurableFile.replace(file) { chunk in
+                if header {
+                    header = false
+                    let line = JSONValue.object(["format": .number(1), "identity": .string(identity)])
+                    chunk.append(contentsOf: line.jsonBytes(sortedKeys: true))
+                    chunk.append(contentsOf: #"\#n{"path":"/","data":{"#.utf8)
+                }
+                while next < children.count, chunk.count < chunkBytes {
+                    let child = children[next]
+                    next += 1
+                    guard let key = child.key else { continue }
+                    if chunk.last != UInt8(ascii: "{") { chunk.append(UInt8(ascii: ",")) }
+                    chunk.append(contentsOf: JSONValue.string(key.string).jsonBytes())
+                    chunk.append(UInt8(ascii: ":"))
+                    if !child.appendText(to: &chunk) { chunk.append(contentsOf: "null".utf8) }
+                }
+                if next < children.count { return true }
+                chunk.append(contentsOf: "}}\n".utf8)
+                return false
+            }
+        } catch {
+            throw .cache(error.description)
+        }
+        evict(keeping: file)
+    }
+
+    /// Deletes the least recently used files while the cache is over its
+    /// limit; `keeping` (the one just saved) goes only when it alone is.
+    func evict(keeping: String) {
+        guard let entries = Self.files(in: directory) else { return }
+        var total = entries.reduce(0) { $0 + $1.bytes }
+        for entry in entries.sorted(by: { ($0.path == keeping ? 1 : 0, $0.used) < ($1.path == keeping ? 1 : 0, $1.used) })
+        where total > limitBytes {
+            if unlink(entry.path) == 0 { total -= entry.bytes }
+        }
+    }
+
+    /// The `.cache` files in `directory`, with their sizes and modification times.
+    private static func files(in directory: String) -> [(path: String, bytes: Int, used: Double)]? {
+        guard let dir = opendir(directory) else { return nil }
+        defer { closedir(dir) }
+        var found: [(path: String, bytes: Int, used: Double)] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            guard name.hasSuffix(".cache") else { continue }
+            let path = directory + "/" + name
+            var info = stat()
+            guard stat(path, &info) == 0 else { continue }
+            #if canImport(Darwin)
+            let used = Double(info.st_mtimespec.tv_sec) + Double(info.st_mtimespec.tv_nsec) / 1e9
+            #else
+            let used = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+            #endif
+            found.append((path, Int(info.st_size), used))
+        }
+        return found
+    }
+}

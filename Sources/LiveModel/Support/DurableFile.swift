@@ -1,0 +1,113 @@
+// DurableFile.swift — files that survive a crash whole: read at once, and
+// replaced by writing a temporary file, syncing it and renaming it over.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reading, appending and atomically replacing files, for the stores that
+/// must never leave a torn file behind (a server's data file and journal,
+/// a collection's disk cache).
+package enum DurableFile {
+    /// What failed, with the path and the system's reason.
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
+    }
+
+    /// The file's bytes, followed by `padding` zero bytes; nil when it
+    /// cannot be opened.
+    /// - Complexity: O(size of the file); read into storage of its size.
+    package static func read(_ path: String, padding: Int = 0) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { posixClose(fd) }
+        // Read into storage of the file's size: a large file is not copied
+        // as an array grows.
+        var status = stat()
+        let size = fstat(fd, &status) == 0 ? max(0, Int(status.st_size)) : 0
+        var bytes = [UInt8](repeating: 0, count: size + padding)
+        var count = 0
+        var probe = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let read: Int
+            if count < size {
+                read = bytes.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress! + count, size - count) }
+            } else {
+                // Past the size the file had when opened: it grew meanwhile.
+                read = probe.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
+                if read > 0 { bytes.insert(contentsOf: probe[0..<read], at: count) }
+            }
+            if read < 0 && errno == EINTR { continue }
+            if read <= 0 { break }
+            count += read
+        }
+        // The text, then zero bytes up to the end: `padding` of them.
+        bytes.removeSubrange((count + padding)...)
+        return bytes
+    }
+
+    /// Replaces `path` with the bytes `next` hands out, a piece at a time
+    /// (`next` appends to its buffer and returns false after the last
+    /// piece): they go to `<path>.tmp`, which is synced and renamed over
+    /// `path`, and the directory is synced. A crash at any moment leaves
+    /// either the old file or the new one, whole.
+    /// - Throws: ``Failure`` naming the file and the reason; `path` is then
+    ///   unchanged.
+    package static func replace(_ path: String, with next: (inout [UInt8]) -> Bool) throws(Failure) {
+        let temporary = path + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw Failure(description: "Cannot write \(temporary): \(errnoText())") }
+        defer { posixClose(fd) }
+        var chunk: [UInt8] = []
+        var more = true
+        while more {
+            more = next(&chunk)
+            try writeAll(fd, chunk, to: temporary)
+            chunk.removeAll(keepingCapacity: true)
+        }
+        guard fsync(fd) == 0 else { throw Failure(description: "Cannot sync \(temporary): \(errnoText())") }
+        guard rename(temporary, path) == 0 else { throw Failure(description: "Cannot replace \(path): \(errnoText())") }
+        syncDirectory(of: path)
+    }
+
+    /// Writes all of `bytes` to `fd` (the file at `path`, for the error).
+    /// - Throws: ``Failure`` when the system refuses.
+    package static func writeAll(_ fd: Int32, _ bytes: [UInt8], to path: String) throws(Failure) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { posixWrite(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { throw Failure(description: "Cannot write \(path): \(errnoText())") }
+            offset += written
+        }
+    }
+
+    /// Syncs the directory holding `path`, so a rename in it is durable.
+    package static func syncDirectory(of path: String) {
+        let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        let fd = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_CLOEXEC)
+        if fd >= 0 {
+            _ = fsync(fd)
+            posixClose(fd)
+        }
+    }
+
+    /// The system's reason for the last failure.
+    package static func errnoText() -> String { String(cString: strerror(errno)) }
+
+    /// Closes `fd`.
+    package static func close(_ fd: Int32) { posixClose(fd) }
+}
+
+// The POSIX calls, named apart from methods called `close`, `read` and `write`.
+#if canImport(Glibc)
+private func posixClose(_ fd: Int32) { _ = Glibc.close(fd) }
+private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { Glibc.read(fd, buffer, count) }
+private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int { Glibc.write(fd, buffer, count) }
+#else
+private func posixClose(_ fd: Int32) { _ = Darwin.close(fd) }
+private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { Darwin.read(fd, buffer, count) }
+private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int { Darwin.write(fd, buffer, count) }
+#endif
