@@ -43,13 +43,10 @@ enum FirebaseBenchmark {
     /// Children each multi-path patch of the grouped-throughput figure changes.
     nonisolated static let patchSize = 100
 
-    static func run(children: Int, writes: Int, pacedWrites: Int) async throws -> Figures {
+    /// A server in this process whose `/items` holds `children` children
+    /// (`k<i>`: `s` = i and a title); the caller shuts it down.
+    static func server(children: Int) async throws -> LiveServer {
         let server = try await LiveServer.start()
-        defer { Task { try? await server.shutdown() } }
-        let origin = DispatchTime.now().uptimeNanoseconds
-        let now: @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds - origin }
-
-        // The location: `children` children ordered by `s`.
         var body = "{"
         for i in 0..<children { body += (i == 0 ? "" : ",") + #""k\#(i)":{"s":\#(i),"t":"title \#(i)"}"# }
         body += "}"
@@ -59,6 +56,15 @@ enum FirebaseBenchmark {
             try socket.send("PUT /items.json HTTP/1.1\r\nHost: x\r\nContent-Length: \(document.utf8.count)\r\n\r\n\(document)")
             try socket.readResponse()
         }
+        return server
+    }
+
+    static func run(children: Int, writes: Int, pacedWrites: Int) async throws -> Figures {
+        // The location: `children` children ordered by `s`.
+        let server = try await server(children: children)
+        defer { Task { try? await server.shutdown() } }
+        let origin = DispatchTime.now().uptimeNanoseconds
+        let now: @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds - origin }
 
         // Baseline: the same location's bytes with a plain GET.
         let url = try DatabaseURL(server.url).restURL(for: "/items", parameters: DatabaseQuery(order: .child("s")).streamParameters)
@@ -218,7 +224,7 @@ enum FirebaseBenchmark {
         return (Double(expected) / seconds, stall)
     }
 
-    private static func blocking(_ body: @escaping @Sendable () throws -> Void) async throws {
+    static func blocking(_ body: @escaping @Sendable () throws -> Void) async throws {
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
             DispatchQueue.global().async {
                 do { try body(); done.resume() } catch { done.resume(throwing: error) }

@@ -14,7 +14,7 @@ struct LiveBench: AsyncParsableCommand {
         """)
 
     enum Part: String, ExpressibleByArgument, CaseIterable {
-        case load, events, collection, sections, server, firebase, json
+        case load, events, collection, sections, server, firebase, json, cache
         /// Only the server's write latency with limited query listeners (part of `server`).
         case serverWindow = "server-window"
     }
@@ -31,7 +31,7 @@ struct LiveBench: AsyncParsableCommand {
     @Option(help: "Runs per figure; the median is reported.")
     var repeats = 3
 
-    @Option(parsing: .upToNextOption, help: "Which parts to run (load, events, collection, sections, server, firebase, json; server-window runs only the server's figure with limited query listeners).")
+    @Option(parsing: .upToNextOption, help: "Which parts to run (load, events, collection, sections, server, firebase, json, cache; server-window runs only the server's figure with limited query listeners).")
     var only: [Part] = Part.allCases
 
     @Flag(help: "Skip the Foundation JSONSerialization baseline (about 10 s at 1M children).")
@@ -63,6 +63,24 @@ struct LiveBench: AsyncParsableCommand {
         }
         if only.contains(.firebase) { try await runFirebase() }
         if only.contains(.json) { try runJSON() }
+        if only.contains(.cache) { try await runCache() }
+    }
+
+    @MainActor
+    private func runCache() async throws {
+        var r = Report(title: "Cache-first start: start() to the first batch, from the disk cache and from the server (mode all, orderByChild)")
+        for children in quick ? [20_000] : cacheSizes {
+            var runs: [CacheBenchmark.Figures] = []
+            for _ in 0..<repeats { runs.append(try await CacheBenchmark.run(children: children)) }
+            let cache = Timing.median(runs.map(\.cacheSeconds)), network = Timing.median(runs.map(\.networkSeconds))
+            r.add("first batch from the cache, \(children) children", cache * 1e3, unit: "ms",
+                  against: ("from the server over loopback", network * 1e3))
+            r.add("  then the server's value applied (nothing changed)", Timing.median(runs.map(\.confirmSeconds)) * 1e3,
+                  unit: "ms")
+            r.add("  saveCache(), \(Timing.median(runs.map { Double($0.fileBytes) }) / 1e6) MB file",
+                  Timing.median(runs.map(\.saveSeconds)) * 1e3, unit: "ms")
+        }
+        r.print()
     }
 
     @MainActor
@@ -99,6 +117,9 @@ struct LiveBench: AsyncParsableCommand {
 
     @Option(parsing: .upToNextOption, help: "Children at the location in the LiveFirebase end-to-end benchmark.")
     var firebaseSizes: [Int] = [1_000, 100_000]
+
+    @Option(parsing: .upToNextOption, help: "Children at the location in the cache-first start benchmark.")
+    var cacheSizes: [Int] = [100_000, 1_000_000]
 
     @Option(help: "Writes per listener count in the server benchmark.")
     var serverWrites = 100_000

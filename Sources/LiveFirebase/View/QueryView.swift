@@ -133,12 +133,23 @@ final class QueryView {
         }
         for (path, value) in updates {
             guard let key = path.first else {
-                // The whole location: every child is replaced or removed.
+                // The whole location: every child is replaced or removed. A
+                // child held with the same data (compared by the core's
+                // digests) stays as it is: a resync touches only what changed.
                 isComplete = true
                 cacheIsFiltered = filtered
-                for old in cache.keys { stage(old, .absent(key: old)) }
-                for child in next.keys where cache[child] == nil { stage(child, .absent(key: child)) }
-                for child in value.children { if let k = child.key { stage(k, child) } }
+                var incoming = Set<Key>(minimumCapacity: value.childrenCount)
+                for child in value.children {
+                    guard let k = child.key else { continue }
+                    incoming.insert(k)
+                    if next[k] == nil, let held = cache[k], held.priority == child.priority,
+                       held.digest(priorities: false) == child.digest(priorities: false) { continue }
+                    stage(k, child)
+                }
+                for old in cache.keys where !incoming.contains(old) { stage(old, .absent(key: old)) }
+                for child in Array(next.keys) where !incoming.contains(child) && cache[child] == nil {
+                    stage(child, .absent(key: child))
+                }
                 continue
             }
             if path.count == 1 {

@@ -45,6 +45,40 @@ struct QueryViewOracleTests {
         }
     }
 
+    @Test("resyncs: whole values that keep most children raise events for the changed ones only",
+          arguments: 0..<queries.count)
+    func resyncs(_ which: Int) throws {
+        let query = Self.queries[which]
+        let seed = testSeed()
+        var rng = SplitMix64(seed: seed)
+        let view = QueryView(query: query)
+        var oracle = QueryOracle()
+        var mirror: [Key] = []
+        for step in 0..<200 {
+            let before = oracle
+            var updates = QueryOracle.randomUpdate(&rng, first: step == 0)
+            for (path, value) in updates { oracle.apply(path, value) }
+            if step % 3 == 2 {
+                // The whole location again, with this step's changes.
+                var all: JSONObject = [:]
+                for (key, value) in oracle.data { all[key.string] = value }
+                updates = [([], .object(all))]
+            }
+            let events = view.apply(updates.map { ($0.0, snapshot($0.1, query.order)) }, filtered: false)
+            QueryOracle.replay(events, on: &mirror)
+            let expected = oracle.result(query)
+            #expect(view.visible.compactMap(\.key) == expected, "seed \(seed) step \(step) \(query)")
+            #expect(mirror == expected, "seed \(seed) step \(step) \(query): \(events)")
+            if step % 3 == 2, query.limit == nil {
+                // Only the children this step changed raise events (with a
+                // limit, others may also enter or leave the window).
+                let changed = Set(oracle.data.keys.filter { oracle.data[$0] != before.data[$0] })
+                    .union(before.data.keys.filter { oracle.data[$0] == nil })
+                #expect(events.allSatisfy { changed.contains($0.key) }, "seed \(seed) step \(step) \(query): \(events)")
+            }
+        }
+    }
+
     private func snapshot(_ value: JSONValue, _ order: QueryOrder) -> Snapshot {
         (try? Snapshot.parse(json: value.jsonText(), order: order)) ?? .absent(key: nil)
     }

@@ -1,0 +1,79 @@
+// CacheBenchmark.swift — a cache-first start against a start from the
+// network, in the same run: the time to the first batch a list view gets.
+
+import Foundation
+import LiveCollection
+import LiveFirebase
+import LiveModel
+import LiveServer
+
+@MainActor
+enum CacheBenchmark {
+    struct Figures {
+        /// start() to the first batch, from the server over loopback.
+        var networkSeconds: Double
+        /// start() to the first batch, from the disk cache.
+        var cacheSeconds: Double
+        /// From the cached batch to the server's value applied (nothing changed).
+        var confirmSeconds: Double
+        /// saveCache(), and the file's size.
+        var saveSeconds: Double
+        var fileBytes: Int
+    }
+
+    static func run(children: Int) async throws -> Figures {
+        let server = try await FirebaseBenchmark.server(children: children)
+        defer { Task { try? await server.shutdown() } }
+        let directory = NSTemporaryDirectory() + "live-bench-cache-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let cache = CollectionCache(directory: directory, limitBytes: 1 << 40)
+        let reference = try DatabaseReference(url: server.url, path: "/items")
+        func make() throws -> FirebaseCollection<DecodingDataSource<BenchChild>> {
+            try FirebaseCollection(reference: reference, query: DatabaseQuery(order: .child("s")), mode: .all,
+                                   dataSource: DecodingDataSource<BenchChild>(), cache: cache)
+        }
+
+        // From the network, then saved.
+        let network = try make()
+        let networkSeconds = try await timeToFirstBatch(network)
+        let saveStart = DispatchTime.now().uptimeNanoseconds
+        try await network.saveCache()
+        let saveSeconds = Double(DispatchTime.now().uptimeNanoseconds - saveStart) / 1e9
+        network.stop()
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".cache") }
+        let fileBytes = try files.reduce(0) {
+            $0 + ((try FileManager.default.attributesOfItem(atPath: directory + "/" + $1)[.size] as? Int) ?? 0)
+        }
+
+        // From the cache: the first batch, then the server's confirmation.
+        let cached = try make()
+        var cachedAt: UInt64 = 0
+        let watch = cached.observeStatus { status in
+            if status == .cached { cachedAt = DispatchTime.now().uptimeNanoseconds }
+        }
+        defer { watch.cancel() }
+        let cacheSeconds = try await timeToFirstBatch(cached)
+        let confirmSeconds = Double(DispatchTime.now().uptimeNanoseconds - cachedAt) / 1e9
+        guard cached.collection.count == children, cached.status == .live else {
+            throw BenchError("the cached start holds \(cached.collection.count) of \(children) children, \(cached.status)")
+        }
+        cached.stop()
+        return Figures(networkSeconds: networkSeconds, cacheSeconds: cacheSeconds, confirmSeconds: confirmSeconds,
+                       saveSeconds: saveSeconds, fileBytes: fileBytes)
+    }
+
+    /// Starts `collection`; returns the seconds from start() to its first
+    /// batch, once start() has returned (the server's value is in).
+    private static func timeToFirstBatch(_ collection: FirebaseCollection<DecodingDataSource<BenchChild>>)
+        async throws -> Double {
+        var firstBatch: UInt64?
+        let token = collection.collection.observeUpdates { _ in
+            if firstBatch == nil { firstBatch = DispatchTime.now().uptimeNanoseconds }
+        }
+        defer { token.cancel() }
+        let start = DispatchTime.now().uptimeNanoseconds
+        try await collection.start()
+        guard let firstBatch else { throw BenchError("no batch") }
+        return Double(firstBatch - start) / 1e9
+    }
+}
