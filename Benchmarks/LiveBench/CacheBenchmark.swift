@@ -53,6 +53,7 @@ enum CacheBenchmark {
         }
         defer { watch.cancel() }
         let cacheSeconds = try await timeToFirstBatch(cached)
+        guard cachedAt != 0 else { throw BenchError("the second start did not show the cached children") }
         let confirmSeconds = Double(DispatchTime.now().uptimeNanoseconds - cachedAt) / 1e9
         guard cached.collection.count == children, cached.status == .live else {
             throw BenchError("the cached start holds \(cached.collection.count) of \(children) children, \(cached.status)")

@@ -19,12 +19,23 @@ import LiveModel
 /// - **Bounded**: after each save, while the files take more than
 ///   ``limitBytes``, the least recently used one (by modification time: a
 ///   file is touched each time it is read) is deleted. A query whose
-///   children alone take more than the limit is not kept.
-/// - **What it holds is not secret-free**: the children's data, as the
-///   server sent it, in plain text. Put it where the app's data goes.
+///   children alone take more than the limit is not kept (its file is
+///   deleted, the others stay). Only this cache's own files
+///   (`<16 hex digits>.cache`) are ever deleted.
+/// - **Private**: the children's data, as the server sent it, in plain
+///   text, readable by the user alone (the directory is made `0700`, the
+///   files `0600`). Give each signed-in user a ``scope`` (or a directory of
+///   their own): one user's children are never shown to another. When the
+///   server refuses a collection (permission denied, a revoked
+///   credential), its file is deleted.
+/// - **What is saved** is what the server confirmed: never the cached
+///   children before the server's value came, nor a new query's empty view.
 public struct CollectionCache: Sendable, Equatable {
-    /// The directory; made when missing.
+    /// The directory; made (with the directories above it) when missing.
     public let directory: String
+    /// Who the cached data belongs to (a user id, say): part of each file's
+    /// identity, so a collection reads only files saved under its scope.
+    public let scope: String
     /// The most bytes its files may take together.
     public let limitBytes: Int
     /// How long after a change a collection saves again: changes within it
@@ -32,16 +43,20 @@ public struct CollectionCache: Sendable, Equatable {
     public let interval: Duration
 
     /// A cache in `directory`, of at most `limitBytes` (64 MB by default),
-    /// saving at most once per `interval` (one second by default).
-    public init(directory: String, limitBytes: Int = 64 << 20, interval: Duration = .seconds(1)) {
+    /// saving at most once per `interval` (one second by default), for the
+    /// user `scope` (none by default).
+    public init(directory: String, limitBytes: Int = 64 << 20, interval: Duration = .seconds(1), scope: String = "") {
         self.directory = directory
         self.limitBytes = limitBytes
         self.interval = interval
+        self.scope = scope
     }
 
-    /// What identifies a collection's file: its location and query.
-    static func identity(_ reference: DatabaseReference, _ query: DatabaseQuery) -> String {
-        "\(reference) \(query)"
+    /// What identifies a collection's file: the scope, the location and the
+    /// query's parameters as the stream sends them.
+    func identity(_ reference: DatabaseReference, _ query: DatabaseQuery) -> String {
+        let parameters = query.streamParameters.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+        return JSONValue.array([.string(scope), .string("\(reference)"), .string(parameters)]).jsonText()
     }
 
     /// The file for `identity`: a 64-bit FNV-1a hash of it, in hex (the
@@ -75,12 +90,13 @@ public struct CollectionCache: Sendable, Equatable {
     ///   cannot be written; what was saved before stays.
     /// - Complexity: O(size of the children's text), written a chunk at a time.
     func save(_ children: [Snapshot], for identity: String) throws(DatabaseError) {
-        _ = mkdir(directory, 0o755)
         let file = path(for: identity)
-        var next = 0, header = true
+        var next = 0, header = true, written = 0
         let chunkBytes = 1 << 20
         do {
-            try DurableFile.replace(file) { chunk in
+            try DurableFile.makeDirectory(directory, mode: 0o700)
+            try DurableFile.replace(file, mode: 0o600) { chunk in
+                defer { written += chunk.count }
                 if header {
                     header = false
                     let line = JSONValue.object(["format": .number(1), "identity": .string(identity)])
@@ -103,16 +119,25 @@ public struct CollectionCache: Sendable, Equatable {
         } catch {
             throw .cache(error.description)
         }
+        // Too large to keep: only this query's file goes.
+        if written > limitBytes {
+            unlink(file)
+            return
+        }
         evict(keeping: file)
     }
 
-    /// Deletes the least recently used files while the cache is over its
-    /// limit; `keeping` (the one just saved) goes only when it alone is.
+    /// Deletes the file of `identity`, if any.
+    func remove(_ identity: String) {
+        unlink(path(for: identity))
+    }
+
+    /// Deletes the least recently used files other than `keeping` (the one
+    /// just saved) while the cache is over its limit.
     func evict(keeping: String) {
         guard let entries = Self.files(in: directory) else { return }
         var total = entries.reduce(0) { $0 + $1.bytes }
-        for entry in entries.sorted(by: { ($0.path == keeping ? 1 : 0, $0.used) < ($1.path == keeping ? 1 : 0, $1.used) })
-        where total > limitBytes {
+        for entry in entries.sorted(by: { $0.used < $1.used }) where total > limitBytes && entry.path != keeping {
             if unlink(entry.path) == 0 { total -= entry.bytes }
         }
     }
@@ -126,7 +151,10 @@ public struct CollectionCache: Sendable, Equatable {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
             }
-            guard name.hasSuffix(".cache") else { continue }
+            // This cache's files only: 16 hex digits, then `.cache`.
+            let stem = name.dropLast(".cache".count)
+            guard name.hasSuffix(".cache"), stem.count == 16,
+                  stem.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else { continue }
             let path = directory + "/" + name
             var info = stat()
             guard stat(path, &info) == 0 else { continue }

@@ -14,6 +14,7 @@ extension FirebaseCollection {
     /// back and the next one slides in, and a path below a child that does
     /// not exist creates it (holding just that path's value), as in Firebase.
     public func receive(_ message: StreamMessage) async {
+        await cacheLoad?.value
         await handle(message, isWholeData: true)
     }
 
@@ -27,6 +28,7 @@ extension FirebaseCollection {
     /// - Throws: ``DatabaseError/invalidValue(_:)`` with the parser's
     ///   position when `json` is not valid; nothing is changed then.
     public func receive(_ kind: StreamPayload.Kind, at path: DatabasePath, json: String) async throws(DatabaseError) {
+        await cacheLoad?.value
         // The data alone first, so an error's line and column are the data's.
         do { _ = try JSONValue(parsing: json) } catch { throw .invalidValue(error.description) }
         let wrapped = #"{"path":"# + JSONValue.string(path.description).jsonText() + #","data":"# + json + "}"
@@ -42,11 +44,11 @@ extension FirebaseCollection {
     /// Applies one message. `isWholeData` says the data is the location's
     /// (injected); otherwise it is the stream's, which the server may have
     /// cut to the query's window (see ``QueryView/serverFilters``).
-    func handle(_ message: StreamMessage, isWholeData: Bool = false) async {
+    func handle(_ message: StreamMessage, isWholeData: Bool = false, fromCache: Bool = false) async {
         switch message {
         case .connected:
             // Cached children stay marked so until the server's value is in.
-            if status != .cached { status = .connecting }
+            if !showsCached { status = .connecting }
             loadProgress = nil
             parsedAt = nil
         case .receiving(let progress):
@@ -54,20 +56,25 @@ extension FirebaseCollection {
             if progress.isComplete { parsedAt = .now }
             tellProgress(progress)
         case .put(let payload), .patch(let payload):
-            await apply(payload, filtered: isWholeData ? false : nil)
+            await apply(payload, filtered: isWholeData ? false : nil, fromCache: fromCache)
         case .disconnected(let error, _):
-            if status != .cached { status = .reconnecting(error) }
+            if !showsCached { status = .reconnecting(error) }
         case .renewingCredential:
             break
         case .ended(let error):
             stream = nil
             consumer = nil
             status = error.map { .failed($0) } ?? .stopped
+            // Refused: what was kept for this query is not to be shown again.
+            switch error {
+            case .permissionDenied?, .authRevoked?: forgetCache()
+            default: break
+            }
             failWaiters(error ?? .stopped)
         }
     }
 
-    private func apply(_ payload: StreamPayload, filtered: Bool?) async {
+    private func apply(_ payload: StreamPayload, filtered: Bool?, fromCache: Bool = false) async {
         let isWhole = payload.kind == .put && payload.path.isRoot
         if let replacement = replacing {
             // A new query's first value (setQuery); a stream sends it before
@@ -85,7 +92,7 @@ extension FirebaseCollection {
         if firstLoad, mode != .live {
             switch await applyInBackground(payload, filtered: filtered) {
             case .applied(let events, let observers):
-                finish(events, isWhole: true, firstLoadStarted: started, observers: observers)
+                finish(events, isWhole: true, firstLoadStarted: started, observers: observers, fromCache: fromCache)
                 return releaseInBackground(events)
             case .dropped: return
             case .declined: break
@@ -98,7 +105,7 @@ extension FirebaseCollection {
             // Another stream opened meanwhile (a new query): its first value
             // loads the collection again.
             guard generation == listening else { return }
-        } else if firstLoad, !applyingCache {
+        } else if firstLoad, !fromCache {
             collection.notifyLoad(started: true)
             applyEach(events)
             collection.notifyLoad(started: false)
@@ -109,23 +116,28 @@ extension FirebaseCollection {
         } else {
             applyEach(events)
         }
-        finish(events, isWhole: isWhole, firstLoadStarted: firstLoad ? started : nil)
+        finish(events, isWhole: isWhole, firstLoadStarted: firstLoad ? started : nil, fromCache: fromCache)
     }
 
     /// Tells observers of an applied update; after a whole value, the
     /// collection is live.
     private func finish(_ events: [ChildEvent], isWhole: Bool, firstLoadStarted: ContinuousClock.Instant?,
-                        observers: Duration = .zero) {
+                        observers: Duration = .zero, fromCache: Bool = false) {
         if let started = firstLoadStarted { recordFirstLoad(started: started, observers: observers) }
         tell(events, loaded: isWhole)
-        if isWhole, applyingCache {
+        if isWhole, fromCache {
             // The cache's children: shown, not confirmed.
             hasLoaded = true
+            showsCached = true
             status = .cached
+            if shownFilterVersion != filterVersion { refilter() }
             return
         }
+        cacheChanges &+= 1
         if isWhole {
             hasLoaded = true
+            showsCached = false
+            cacheConfirmed = true
             status = .live
             // A filter set while the value was being taken, or while a
             // query change that failed was waiting.

@@ -73,6 +73,9 @@ extension FirebaseCollection {
             guard stream != nil else { return }
             stream?.stop()
             stream = nil
+            // A cache read for the old query is not for this one.
+            dropCacheLoad()
+            showCached()
             open()
             return try await waitForLoad()
         }

@@ -90,13 +90,25 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     public let cache: CollectionCache?
     /// The cached children being shown at start; the stream's messages wait for it.
     var cacheLoad: Task<Void, Never>?
-    /// Whether the value being applied is the cache's.
-    var applyingCache = false
-    /// The save waiting for the cache's interval, and whether a change came
-    /// since it began.
+    /// Counts the cache reads started; a dropped one is not applied.
+    var cacheLoads = 0
+    /// Whether the cache's children are shown and the server has not
+    /// confirmed them yet.
+    var showsCached = false
+    /// Whether the server confirmed what the view holds (its value for this
+    /// stream came); only then is it saved.
+    var cacheConfirmed = false
+    /// Updates applied, and the count the last successful save had.
+    var cacheChanges = 0
+    var cacheSavedChanges = -1
+    /// The save waiting for the cache's interval.
     var cacheSave: Task<Void, Never>?
-    /// The last write to the cache; each waits for the one before.
+    /// The write running, if any; a save asked for meanwhile follows it.
     var lastCacheWrite: Task<Void, Never>?
+    var cacheWriting = false
+    var cacheDirty = false
+    /// Why the last save to the ``cache`` failed; nil once one succeeds.
+    public internal(set) var cacheError: DatabaseError?
     /// How a save waits for the cache's interval (tests replace it).
     package var cacheWait: @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
 
@@ -220,7 +232,9 @@ public final class FirebaseCollection<Source: ModelDataSource> {
         let current = generation
         let opened = opener.open(reference, view.query)
         stream = opened
-        status = .connecting
+        // Not confirmed until this stream's value comes.
+        cacheConfirmed = false
+        status = showsCached ? .cached : .connecting
         let cached = cacheLoad
         consumer = Task { [weak self] in
             // The cached children are shown first.

@@ -135,15 +135,21 @@ final class QueryView {
             guard let key = path.first else {
                 // The whole location: every child is replaced or removed. A
                 // child held with the same data (compared by the core's
-                // digests) stays as it is: a resync touches only what changed.
+                // digests) stays where it is: a resync touches only what
+                // changed.
                 isComplete = true
                 cacheIsFiltered = filtered
                 var incoming = Set<Key>(minimumCapacity: value.childrenCount)
                 for child in value.children {
                     guard let k = child.key else { continue }
                     incoming.insert(k)
-                    if next[k] == nil, let held = cache[k], held.priority == child.priority,
-                       held.digest(priorities: false) == child.digest(priorities: false) { continue }
+                    if next[k] == nil, let held = cache[k], held.digest(priorities: true) == child.digest(priorities: true) {
+                        // The same data, priorities at every level included:
+                        // the new snapshot is kept (the old one's document
+                        // can go), with no event and the same place.
+                        cache[k] = child
+                        continue
+                    }
                     stage(k, child)
                 }
                 for old in cache.keys where !incoming.contains(old) { stage(old, .absent(key: old)) }

@@ -50,16 +50,29 @@ package enum DurableFile {
 
     /// Replaces `path` with the bytes `next` hands out, a piece at a time
     /// (`next` appends to its buffer and returns false after the last
-    /// piece): they go to `<path>.tmp`, which is synced and renamed over
-    /// `path`, and the directory is synced. A crash at any moment leaves
-    /// either the old file or the new one, whole.
+    /// piece): they go to a new temporary file beside it
+    /// (`<path>.tmp.XXXXXX`, created exclusively, so two writers never
+    /// share one), which is synced and renamed over `path`, and the
+    /// directory is synced. A crash at any moment leaves either the old
+    /// file or the new one, whole.
+    /// - Parameters:
+    ///   - path: The file to replace.
+    ///   - mode: The new file's permissions.
+    ///   - next: Appends the next piece to its buffer; false after the last.
     /// - Throws: ``Failure`` naming the file and the reason; `path` is then
-    ///   unchanged.
-    package static func replace(_ path: String, with next: (inout [UInt8]) -> Bool) throws(Failure) {
-        let temporary = path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw Failure(description: "Cannot write \(temporary): \(errnoText())") }
-        defer { posixClose(fd) }
+    ///   unchanged and the temporary file removed.
+    package static func replace(_ path: String, mode: mode_t = 0o644,
+                                with next: (inout [UInt8]) -> Bool) throws(Failure) {
+        var template = Array((path + ".tmp.XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw Failure(description: "Cannot write beside \(path): \(errnoText())") }
+        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var done = false
+        defer {
+            posixClose(fd)
+            if !done { unlink(temporary) }
+        }
+        guard fchmod(fd, mode) == 0 else { throw Failure(description: "Cannot set the mode of \(temporary): \(errnoText())") }
         var chunk: [UInt8] = []
         var more = true
         while more {
@@ -69,7 +82,21 @@ package enum DurableFile {
         }
         guard fsync(fd) == 0 else { throw Failure(description: "Cannot sync \(temporary): \(errnoText())") }
         guard rename(temporary, path) == 0 else { throw Failure(description: "Cannot replace \(path): \(errnoText())") }
+        done = true
         syncDirectory(of: path)
+    }
+
+    /// Makes `path` and the directories above it that are missing, each
+    /// with `mode`.
+    /// - Throws: ``Failure`` when one cannot be made.
+    package static func makeDirectory(_ path: String, mode: mode_t) throws(Failure) {
+        var made = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            made += "/" + part
+            if mkdir(made, mode) != 0 && errno != EEXIST {
+                throw Failure(description: "Cannot make the directory \(made): \(errnoText())")
+            }
+        }
     }
 
     /// Writes all of `bytes` to `fd` (the file at `path`, for the error).

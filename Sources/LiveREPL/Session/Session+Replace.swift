@@ -69,7 +69,13 @@ extension Session {
         let nextView = SessionView(next.collection, sectionBy: try newOptions.sectionPath())
         recorder.attach(to: next, view: nextView)
         do {
-            if isOffline { try await feedOffline(next) } else { try await Self.startFailingFast(next) }
+            if isOffline {
+                try await feedOffline(next)
+            } else if next.cache != nil {
+                try await Self.startCacheFirst(next)
+            } else {
+                try await Self.startFailingFast(next)
+            }
         } catch {
             next.stop()
             recorder.attach(to: firebase, view: view)

@@ -159,18 +159,17 @@ public final class Session {
         if isOffline {
             try await inject(.put, .root, json: "null")
         } else if firebase.cache != nil {
-            try await startCacheFirst()
+            try await Self.startCacheFirst(firebase)
         } else {
             try await Self.startFailingFast(firebase)
         }
     }
 
-    /// Starts the collection and returns once it shows something: its
-    /// cached children (the server's value then comes as a change, like any
-    /// other while the session is idle), or the server's value when nothing
-    /// was cached.
-    private func startCacheFirst() async throws(REPLError) {
-        let target = firebase
+    /// Starts `target` and returns once it shows something: its cached
+    /// children (the server's value then comes as a change, like any other
+    /// while the session is idle), or the server's value when nothing was
+    /// cached.
+    static func startCacheFirst(_ target: FirebaseCollection<REPLDataSource>) async throws(REPLError) {
         let first = FirstOutcome()
         let watch = target.observeStatus { status in if status == .cached { first.finish(nil) } }
         defer { watch.cancel() }

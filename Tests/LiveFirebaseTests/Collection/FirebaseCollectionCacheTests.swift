@@ -78,11 +78,11 @@ struct FirebaseCollectionCacheTests {
     func misses() async throws {
         let cache = CollectionCache(directory: Self.directory())
         try await Self.saved(cache, Tests.value(3))
-        let identity = CollectionCache.identity(try DatabaseReference(url: "http://127.0.0.1:9", path: "/items"),
+        let identity = cache.identity(try DatabaseReference(url: "http://127.0.0.1:9", path: "/items"),
                                                 DatabaseQuery(order: .child("s")))
         let file = cache.path(for: identity)
         // Another query: its own file, which does not exist.
-        #expect(cache.load(CollectionCache.identity(try DatabaseReference(url: "http://127.0.0.1:9", path: "/items"),
+        #expect(cache.load(cache.identity(try DatabaseReference(url: "http://127.0.0.1:9", path: "/items"),
                                                     DatabaseQuery(order: .key))) == nil)
         // A write interrupted before its rename leaves the file as it was.
         try Data("{\"format\":1".utf8).write(to: URL(fileURLWithPath: file + ".tmp"))
@@ -125,6 +125,73 @@ struct FirebaseCollectionCacheTests {
         gate.continuation.finish()
     }
 
+    @Test("only what the server confirmed is saved: not the cached children, not a new query's empty view")
+    func savesConfirmedOnly() async throws {
+        let cache = CollectionCache(directory: Self.directory())
+        try await Self.saved(cache, Tests.value(6))
+        let file = cache.path(for: cache.identity(try DatabaseReference(url: "http://127.0.0.1:9", path: "/items"),
+                                                  DatabaseQuery(order: .child("s"))))
+        let saved = try Data(contentsOf: URL(fileURLWithPath: file))
+        let c = try Self.make(cache)
+        let start = try await Self.startCached(c)
+        try await c.saveCache()
+        c.stop()
+        await #expect(throws: DatabaseError.self) { try await start.value }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == saved, "the cached children were saved again")
+        // A query change waiting for its value: nothing saved under its identity.
+        let d = try Self.make(cache)
+        try await d.receive(.put, at: .root, json: Tests.value(3))
+        let change = await Tests.startSetQuery(d, DatabaseQuery(order: .key))
+        d.stop()
+        _ = try? await change.value
+        await d.lastCacheWrite?.value
+        #expect(cache.load(cache.identity(try DatabaseReference(url: "http://127.0.0.1:9", path: "/items"),
+                                          DatabaseQuery(order: .key))) == nil)
+    }
+
+    @Test("a query set before anything loaded: the old query's cache read is not applied")
+    func queryChangedWhileReading() async throws {
+        let cache = CollectionCache(directory: Self.directory())
+        try await Self.saved(cache, Tests.value(6))
+        let c = try Self.make(cache)
+        defer { c.stop() }
+        var shown: [Int] = []
+        let token = c.collection.observeUpdates { _ in shown.append(c.collection.count) }
+        defer { token.cancel() }
+        // Both on the main actor, in this order: the start begins reading
+        // the cache, then the new query comes before the read is applied.
+        let start = Task { @MainActor in try await c.start() }
+        let change = Task { @MainActor in try await c.setQuery(DatabaseQuery(order: .key)) }
+        while c.cacheLoad != nil || c.status != .connecting { await Task.yield() }
+        try await c.receive(.put, at: .root, json: #"{"x": {"s": 1}}"#)
+        try await change.value
+        try await start.value
+        #expect(Tests.keys(c) == ["x"])
+        #expect(shown == [1], "the old query's cached children were shown: \(shown)")
+    }
+
+    @Test("refused by the server: the query's file is deleted")
+    func refusedForgets() async throws {
+        let cache = CollectionCache(directory: Self.directory())
+        try await Self.saved(cache, Tests.value(2))
+        let c = try Self.make(cache)
+        let start = try await Self.startCached(c)
+        await c.receive(.ended(.permissionDenied("no")))
+        await #expect(throws: DatabaseError.self) { try await start.value }
+        #expect(cache.load(c.cacheIdentity) == nil)
+    }
+
+    @Test("scopes apart: one user's children are not read under another's scope")
+    func scopes() async throws {
+        let directory = Self.directory()
+        try await Self.saved(CollectionCache(directory: directory, scope: "ada"), Tests.value(2))
+        let other = CollectionCache(directory: directory, scope: "bob")
+        let reference = try DatabaseReference(url: "http://127.0.0.1:9", path: "/items")
+        #expect(other.load(other.identity(reference, DatabaseQuery(order: .child("s")))) == nil)
+        let ada = CollectionCache(directory: directory, scope: "ada")
+        #expect(ada.load(ada.identity(reference, DatabaseQuery(order: .child("s")))) != nil)
+    }
+
     @Test("bounded: the least recently used files go first, the one just saved stays")
     func eviction() async throws {
         let directory = Self.directory()
@@ -137,12 +204,19 @@ struct FirebaseCollectionCacheTests {
         // Room for two: saving a fourth query evicts the two oldest.
         let small = CollectionCache(directory: directory, limitBytes: 2 * one + one / 2)
         let reference = try DatabaseReference(url: "http://127.0.0.1:9", path: "/items")
-        let oldest = small.path(for: CollectionCache.identity(reference, queries[0]))
+        let oldest = small.path(for: small.identity(reference, queries[0]))
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1)], ofItemAtPath: oldest)
         try await Self.saved(small, Tests.value(20), DatabaseQuery(order: .value))
         let left = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".cache") }
         #expect(left.count == 2)
         #expect(!FileManager.default.fileExists(atPath: oldest))
-        #expect(FileManager.default.fileExists(atPath: small.path(for: CollectionCache.identity(reference, DatabaseQuery(order: .value)))))
+        #expect(FileManager.default.fileExists(atPath: small.path(for: small.identity(reference, DatabaseQuery(order: .value)))))
+        // Not this cache's file: never deleted. A query too large alone: only its file goes.
+        _ = FileManager.default.createFile(atPath: directory + "/notes.cache", contents: Data(count: 4 * one))
+        let tiny = CollectionCache(directory: directory, limitBytes: one / 2)
+        try await Self.saved(tiny, Tests.value(20), DatabaseQuery(order: .priority))
+        #expect(!FileManager.default.fileExists(atPath: tiny.path(for: tiny.identity(reference, DatabaseQuery(order: .priority)))))
+        let kept = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".cache") }
+        #expect(kept.count == 3 && kept.contains("notes.cache"), "\(kept)")
     }
 }
