@@ -17,7 +17,6 @@ import os
 import random
 import shutil
 import signal
-import subprocess
 import tempfile
 import time
 import unittest
@@ -30,18 +29,6 @@ from test_data_file import Server, client
 from test_repl_outside import REPL, apply_stages
 
 SEED = int(os.environ.get("LIVE_TEST_SEED", "20261126"))
-
-
-class PortServer(Server):
-    """live-server on a data file and a given port."""
-
-    def __init__(self, data, port):
-        self.process = subprocess.Popen([os.environ["LIVE_SERVER"], "--port", str(port), "--data", data],
-                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        self.url = self.process.stdout.readline().strip()
-        if not self.url.startswith("http://"):
-            self.process.kill()
-            raise AssertionError("live-server did not start: %r %s" % (self.url, self.process.stdout.read()))
 
 
 def repl(url, cache, *extra):
@@ -73,7 +60,7 @@ class CacheOutsideTests(unittest.TestCase):
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def server(self, data, port=0):
-        server = PortServer(os.path.join(self.dir, data), port)
+        server = Server(os.path.join(self.dir, data), port)
         self.servers.append(server)
         app = client("cache-%d-%d" % (len(self.apps), SEED), server.url)
         self.apps.append(app)

@@ -64,10 +64,10 @@ def hostile_items(rng):
 
 
 class Server:
-    """live-server as a process on a data file."""
+    """live-server as a process on a data file (on a free port, or `port`)."""
 
-    def __init__(self, data):
-        self.process = subprocess.Popen([os.environ["LIVE_SERVER"], "--port", "0", "--data", data],
+    def __init__(self, data, port=0):
+        self.process = subprocess.Popen([os.environ["LIVE_SERVER"], "--port", str(port), "--data", data],
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.url = self.process.stdout.readline().strip()
         if not self.url.startswith("http://"):
