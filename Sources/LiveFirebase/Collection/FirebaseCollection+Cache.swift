@@ -49,9 +49,10 @@ extension FirebaseCollection {
         await handle(.put(payload), fromCache: true)
     }
 
-    /// Whether what is shown may be saved: the server confirmed it, and no
-    /// new query waits for its value.
-    var canSaveCache: Bool { cache != nil && cacheConfirmed && replacing == nil }
+    /// Whether what is shown may be saved: the server confirmed it, no new
+    /// query waits for its value, and no write of this client is shown
+    /// unconfirmed.
+    var canSaveCache: Bool { cache != nil && cacheConfirmed && replacing == nil && view.localWrites.isEmpty }
 
     /// Saves the children to the cache after its interval (now with `now`),
     /// when something changed since the last save and the server confirmed

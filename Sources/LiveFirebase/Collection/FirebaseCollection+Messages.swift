@@ -162,7 +162,7 @@ extension FirebaseCollection {
 
     /// Applies events to the collection through the feed: one change per
     /// child (a move and a change of one child are one update).
-    private func applyEach(_ events: [ChildEvent]) {
+    func applyEach(_ events: [ChildEvent]) {
         var last: [Key: Int] = [:]
         for (i, event) in events.enumerated() { last[event.key] = i }
         for (i, event) in events.enumerated() where last[event.key] == i {

@@ -69,7 +69,9 @@ extension FirebaseCollection {
             filter = newFilter
             reorder(to: validated.order, sortValues: [:])
             pages = 1
-            view = QueryView(query: Self.effectiveQuery(validated, mode: mode, pages: 1))
+            let next = QueryView(query: Self.effectiveQuery(validated, mode: mode, pages: 1))
+            next.adoptLocalWrites(of: view)
+            view = next
             guard stream != nil else { return }
             stream?.stop()
             stream = nil
@@ -86,6 +88,7 @@ extension FirebaseCollection {
         var shown: [Key: Snapshot] = pending?.shown ?? [:]
         if pending == nil { for child in view.visible { if let key = child.key { shown[key] = child } } }
         let next = QueryView(query: Self.effectiveQuery(validated, mode: mode, pages: 1))
+        next.adoptLocalWrites(of: view)
         query = validated
         if filter != nil || newFilter != nil { filterVersion += 1 }
         filter = newFilter
@@ -107,6 +110,7 @@ extension FirebaseCollection {
                 let restored = replacing?.old ?? old
                 replacing = nil
                 query = restored.query
+                restored.view.adoptLocalWrites(of: view)
                 view = restored.view
                 pages = restored.pages
                 if filter != nil || restored.filter != nil { filterVersion += 1 }

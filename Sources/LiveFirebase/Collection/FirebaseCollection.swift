@@ -109,6 +109,19 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     var cacheDirty = false
     /// Why the last save to the ``cache`` failed; nil once one succeeds.
     public internal(set) var cacheError: DatabaseError?
+    /// How writes made through the collection reach the database.
+    public let writer: WriteSender
+    var pushIDs = PushIDGenerator()
+    var nextWriteID = 1
+    /// Writes made and not sent yet, in order; one is sent at a time.
+    var writeQueue: [(id: Int, write: DatabaseWrite)] = []
+    var sendingWrite = false
+    /// Writes shown and not yet confirmed or reverted, oldest first.
+    var pendingWriteIDs: [Int] = []
+    /// The outcomes of the last writes finished (nil: confirmed).
+    var finishedWrites: [Int: DatabaseError?] = [:]
+    var writeWaiters: [Int: [CheckedContinuation<DatabaseError?, Never>]] = [:]
+    var writeObservers = ObserverList<(Int, WriteState) -> Void>()
     /// How a save waits for the cache's interval (tests replace it).
     package var cacheWait: @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
 
@@ -125,25 +138,29 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     ///     With one, ``start()`` shows what was kept at once (status
     ///     ``CollectionStatus/cached``), and the server's value then
     ///     replaces it as the smallest change.
+    ///   - writer: How writes made through the collection (``write(_:)``)
+    ///     are sent; the REST API by default.
     /// - Throws: ``DatabaseError/invalidQuery(_:)`` for a query Firebase
     ///   refuses, or a page size below 1.
     @inlinable
     public convenience init(reference: DatabaseReference, query: DatabaseQuery = DatabaseQuery(), mode: LoadMode = .live,
                             dataSource: Source, opener: StreamOpener = .database(),
-                            cache: CollectionCache? = nil) throws(DatabaseError) {
+                            cache: CollectionCache? = nil, writer: WriteSender = .database()) throws(DatabaseError) {
         // Made here, in the caller's module, where `Model` is known: a first
         // load's models are then made and ordered by code compiled for them
         // rather than through generic metadata for every child.
         try self.init(reference: reference, query: query, mode: mode, dataSource: dataSource, opener: opener,
-                      cache: cache, bulkFill: { PreparedFill(everyChildOf: $0, count: $1, order: $2, prepare: $3) })
+                      cache: cache, writer: writer, bulkFill: { PreparedFill(everyChildOf: $0, count: $1, order: $2, prepare: $3) })
     }
 
     /// The designated initializer; `bulkFill` is
     /// ``PreparedFill/init(everyChildOf:count:order:prepare:)`` for `Model`.
     @usableFromInline
     init(reference: DatabaseReference, query: DatabaseQuery, mode: LoadMode, dataSource: Source,
-         opener: StreamOpener, cache: CollectionCache? = nil, bulkFill: @escaping BulkFill) throws(DatabaseError) {
+         opener: StreamOpener, cache: CollectionCache? = nil, writer: WriteSender = .database(),
+         bulkFill: @escaping BulkFill) throws(DatabaseError) {
         self.bulkFill = bulkFill
+        self.writer = writer
         self.cache = cache
         if case .paged(let size) = mode, size < 1 { throw .invalidQuery("the page size must be at least 1, not \(size)") }
         self.reference = reference
@@ -220,6 +237,7 @@ public final class FirebaseCollection<Source: ModelDataSource> {
         // the stream's first value changes only what is new.
         let next = QueryView(query: Self.effectiveQuery(query, mode: mode, pages: pages))
         next.seed(view.visible)
+        next.adoptLocalWrites(of: view)
         view = next
         stream?.stop()
         stream = nil

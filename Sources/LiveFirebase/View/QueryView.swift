@@ -17,8 +17,19 @@ import LiveModel
 final class QueryView {
     let query: DatabaseQuery
     private let range: QueryRange
-    /// The children held, by key (see ``apply(_:filtered:)`` for which).
-    private(set) var cache: [Key: Snapshot] = [:]
+    /// The children held, by key (see ``apply(_:filtered:)`` for which), as
+    /// shown: with this client's unconfirmed writes over the server's data.
+    var cache: [Key: Snapshot] = [:]
+    /// This client's writes the server has not confirmed or refused yet,
+    /// oldest first; see
+    /// `QueryView+LocalWrites.swift`.
+    var localWrites: [LocalWrite] = []
+    /// The server's value of each child a local write covers (absent when
+    /// the server has none): what shows again when the writes go.
+    var serverChildren: [Key: Snapshot] = [:]
+    /// The paths and values of confirmed writes whose data the server's
+    /// stream has not brought yet (see ``serverSpeaks(of:)``).
+    var expectedEchoes: [(path: [Key], digest: ValueDigest?)] = []
     /// The children inside the bounds, in query order.
     private let index = CoreIndex()
     /// Whether the location's whole value has arrived (a `put` at `/`).
@@ -51,7 +62,7 @@ final class QueryView {
     }
 
     /// Whether nothing was received yet. - Complexity: O(1).
-    var isEmpty: Bool { cache.isEmpty && !isComplete }
+    var isEmpty: Bool { cache.isEmpty && !isComplete && localWrites.isEmpty }
 
     /// Number of visible children. - Complexity: O(1).
     var count: Int { window.count }
@@ -121,7 +132,7 @@ final class QueryView {
     func apply(_ updates: [(path: [Key], value: Snapshot)], filtered: Bool? = nil,
                fillEvents: Bool = true) -> [ChildEvent] {
         let filtered = (filtered ?? serverFilters) && isFiltered
-        if updates.count == 1, updates[0].path.isEmpty, cache.isEmpty, query.limit == nil {
+        if updates.count == 1, updates[0].path.isEmpty, cache.isEmpty, query.limit == nil, localWrites.isEmpty {
             let events = fill(updates[0].value, filtered: filtered)
             return fillEvents ? events() : []
         }
@@ -131,7 +142,16 @@ final class QueryView {
         func stage(_ key: Key, _ snapshot: Snapshot) {
             if next.updateValue(snapshot, forKey: key) == nil { touched.append(key) }
         }
+        if !localWrites.isEmpty || !expectedEchoes.isEmpty { serverSpeaks(of: updates) }
         for (path, value) in updates {
+            if !localWrites.isEmpty, let key = path.first, covers(key) {
+                // A child under a local write: the server's value changes
+                // below it, and the write stays on top.
+                let server = edited(serverChildren[key] ?? .absent(key: key), below: path.dropFirst(), to: value, key: key)
+                serverChildren[key] = server
+                stage(key, overlaid(key, on: server))
+                continue
+            }
             guard let key = path.first else {
                 // The whole location: every child is replaced or removed. A
                 // child held with the same data (compared by the core's
@@ -143,6 +163,11 @@ final class QueryView {
                 for child in value.children {
                     guard let k = child.key else { continue }
                     incoming.insert(k)
+                    if !localWrites.isEmpty, covers(k) {
+                        serverChildren[k] = child
+                        stage(k, overlaid(k, on: child))
+                        continue
+                    }
                     if next[k] == nil, let held = cache[k], held.digest(priorities: true) == child.digest(priorities: true) {
                         // The same data, priorities at every level included:
                         // the new snapshot is kept (the old one's document
@@ -152,10 +177,16 @@ final class QueryView {
                     }
                     stage(k, child)
                 }
-                for old in cache.keys where !incoming.contains(old) { stage(old, .absent(key: old)) }
-                for child in Array(next.keys) where !incoming.contains(child) && cache[child] == nil {
-                    stage(child, .absent(key: child))
+                // A child the server no longer has: gone, unless a local
+                // write keeps it.
+                func vanish(_ old: Key) {
+                    guard !localWrites.isEmpty, covers(old) else { return stage(old, .absent(key: old)) }
+                    serverChildren[old] = .absent(key: old)
+                    stage(old, overlaid(old, on: .absent(key: old)))
                 }
+                for old in cache.keys where !incoming.contains(old) { vanish(old) }
+                for child in Array(next.keys) where !incoming.contains(child) && cache[child] == nil { vanish(child) }
+                for old in Array(serverChildren.keys) where !incoming.contains(old) && next[old] == nil { vanish(old) }
                 continue
             }
             if path.count == 1 {
@@ -164,18 +195,25 @@ final class QueryView {
             }
             let held = next[key] ?? cache[key]
             guard let current = held ?? (isComplete && !cacheIsFiltered ? .absent(key: key) : nil) else { continue }
-            if path.count == 2, path[1].string == ".priority" {
-                stage(key, Snapshot(key: key, value: current.value, priority: Priority(value.value), order: query.order))
-            } else if path.count == 2,
-                      let edited = current.replacingMember(path[1], with: value, key: key, order: query.order) {
-                // A member of an object child, from the texts alone.
-                stage(key, edited)
-            } else {
-                let edited = current.value.replacing(path.dropFirst(), with: value.value)
-                stage(key, Snapshot(key: key, value: edited, priority: current.priority, order: query.order))
-            }
+            stage(key, edited(current, below: path.dropFirst(), to: value, key: key))
         }
         return commit(touched, next, dropHidden: filtered || cacheIsFiltered)
+    }
+
+    /// Child `key`'s value `current` with the value at `rest` (a path below
+    /// the child) replaced by `value`; `k/.priority` sets its priority.
+    /// - Complexity: O(size of the child and of `value`).
+    func edited(_ current: Snapshot, below rest: ArraySlice<Key>, to value: Snapshot, key: Key) -> Snapshot {
+        guard let first = rest.first else { return value.asChild(key, order: query.order) }
+        if rest.count == 1, first.string == ".priority" {
+            return Snapshot(key: key, value: current.value, priority: Priority(value.value), order: query.order)
+        }
+        if rest.count == 1, let edited = current.replacingMember(first, with: value, key: key, order: query.order) {
+            // A member of an object child, from the texts alone.
+            return edited
+        }
+        let edited = current.value.replacing(rest, with: value.value)
+        return Snapshot(key: key, value: edited, priority: current.priority, order: query.order)
     }
 
     /// The `child_added` events of every child held, in order: those of a
@@ -250,7 +288,7 @@ final class QueryView {
         var touched: Bool
     }
 
-    private func commit(_ touched: [Key], _ next: [Key: Snapshot], dropHidden: Bool) -> [ChildEvent] {
+    func commit(_ touched: [Key], _ next: [Key: Snapshot], dropHidden: Bool) -> [ChildEvent] {
         // Before: the touched children, and those near the window's edge
         // that the update may push in or out.
         var candidates: [Key: Candidate] = [:]

@@ -119,13 +119,8 @@ struct DataNodeReader {
     }
 }
 
-/// Resolves server values (`{".sv": …}`) in written data.
-///
-/// - `{".sv": "timestamp"}` is the server's time, in milliseconds since
-///   1970.
-/// - `{".sv": {"increment": n}}` is the number currently stored at that
-///   location plus `n`, or `n` when the location is absent or holds
-///   anything but a number.
+/// Resolves server values (`{".sv": …}`) in written data, by the rules of
+/// ``ServerValue``, at the server's time for a write.
 struct ServerValueContext {
     /// The server's time for this write, in milliseconds since 1970.
     let now: Int64
@@ -134,21 +129,15 @@ struct ServerValueContext {
     /// location that currently holds `current`.
     /// - Throws: ``StoreError`` (400) for an unknown server value.
     func resolve(_ serverValue: JSONValue, current: DataNode) throws(StoreError) -> JSONValue {
-        switch serverValue {
-        case .string("timestamp"):
-            return .number(Double(now))
-        case .object(let members):
-            guard members.count == 1, let delta = members["increment"] else { break }
-            guard case .number(let n) = delta else {
-                throw .badRequest("Invalid data; the increment of a server value must be a number.")
-            }
-            if case .number(let base)? = current.leaf {
-                return .number(base + n)
-            }
-            return .number(n)
-        default:
-            break
+        switch Result(catching: { () throws(ServerValue.Failure) -> JSONValue in
+            try ServerValue.resolve(serverValue, current: current.leaf, now: now)
+        }) {
+        case .success(let value):
+            return value
+        case .failure(.incrementNotNumber):
+            throw .badRequest("Invalid data; the increment of a server value must be a number.")
+        case .failure(.unsupported):
+            throw .badRequest("Invalid data; unsupported server value \(serverValue.jsonText(sortedKeys: true)).")
         }
-        throw .badRequest("Invalid data; unsupported server value \(serverValue.jsonText(sortedKeys: true)).")
     }
 }

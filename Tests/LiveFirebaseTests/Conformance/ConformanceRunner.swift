@@ -17,16 +17,25 @@ enum ConformanceOutcome {
 ///
 /// Each `listen` is a stream for its query: untagged server data reaches
 /// untagged listeners, tagged data the listener with that tag (a filtered
-/// query's stream carries only its own data). A `set` or `update` is a
-/// write through the server, applied when it is made as if acknowledged at
-/// once, to every listener it concerns. Child events are compared per
-/// listener path: each event type as a set, the types in Firebase's order;
-/// `value` events are not child events and are not compared.
+/// query's stream carries only its own data). A `set` or `update` is a local
+/// write: each listener it concerns shows it at once over the server's data
+/// (``QueryView/applyLocal(_:id:)``), until `ackUserWrite` confirms it
+/// (``QueryView/acknowledge(_:)``) or reverts it (``QueryView/revert(_:)``).
+/// Child events are compared per listener path: each event type as a set,
+/// the types in Firebase's order; `value` events are not child events and
+/// are not compared.
 struct ConformanceRunner {
     private struct Listener {
         let path: [Key]
         let tag: Int?
         let view: QueryView
+    }
+
+    /// A local write not yet confirmed or refused.
+    private struct Pending {
+        let id: Int
+        let writes: [([Key], JSONValue)]
+        let isMerge: Bool
     }
 
     let scenario: JSONValue
@@ -41,8 +50,8 @@ struct ConformanceRunner {
         // been told (untagged data only: a filtered query's data is partial).
         var server = JSONValue.null
         var complete: [[Key]] = []
-        // Writes made and not yet acknowledged: shown over the server's data.
-        var unacknowledged: [[([Key], JSONValue)]] = []
+        var pending: [Pending] = []
+        var nextWrite = 0
         for (number, step) in steps.enumerated() {
             let type = step["type"]?.stringValue ?? ""
             let path = keys(step["path"]?.stringValue ?? "")
@@ -55,11 +64,20 @@ struct ConformanceRunner {
                 let listener = Listener(path: path, tag: listenTag, view: QueryView(query: query))
                 listeners.append(listener)
                 // A new stream starts with a put of its location's whole
-                // value, when the server is known to have it.
-                if complete.contains(where: { path.starts(with: $0) }) {
+                // value, when the server is known to have it; the local
+                // writes show over it.
+                let writeCovers = pending.contains { p in !p.isMerge && p.writes.contains { path.starts(with: $0.0) } }
+                if complete.contains(where: { path.starts(with: $0) }) || writeCovers {
                     let value = server[path: DatabasePath(uncheckedKeys: path)] ?? .null
-                    for event in listener.view.apply([([], snapshot(value, query.order))], filtered: false) {
-                        produced.append((path, event))
+                    _ = listener.view.apply([([], snapshot(value, query.order))], filtered: false)
+                    for write in pending {
+                        let updates = write.writes.compactMap { relative(listener, $0.0, $0.1) }
+                        if !updates.isEmpty { _ = listener.view.applyLocal(updates, id: write.id) }
+                    }
+                    var previous: Key?
+                    for child in listener.view.visible {
+                        produced.append((path, ChildEvent(kind: .added, key: child.key!, snapshot: child, previousKey: previous)))
+                        previous = child.key
                     }
                 } else if hasChildEvents(step) {
                     return .skipped(reason: "expects a new listener to show children cached by another listener "
@@ -68,14 +86,12 @@ struct ConformanceRunner {
             case "unlisten":
                 let unlistenTag = step["params"]?["tag"]?.numberValue.map { Int($0) }
                 listeners.removeAll { $0.path == path && $0.tag == unlistenTag }
-            case "serverUpdate", "serverMerge", "set", "update":
+            case "serverUpdate", "serverMerge":
                 let data = step["data"] ?? .null
-                let isMerge = type == "serverMerge" || type == "update"
-                let isServer = type.hasPrefix("server")
+                let isMerge = type == "serverMerge"
                 let writes: [([Key], JSONValue)] = isMerge
                     ? (data.objectValue ?? [:]).map { (path + keys($0.key), $0.value) }
                     : [(path, data)]
-                if !isServer { unacknowledged.append(writes) }
                 if tag == nil {
                     for (p, v) in writes {
                         server = server.replacing(p[...], with: v)
@@ -84,31 +100,49 @@ struct ConformanceRunner {
                 }
                 for listener in listeners {
                     // Tagged data belongs to its query's stream; untagged data
-                    // and writes reach every listener they concern.
-                    if isServer, let tag, listener.tag != tag { continue }
-                    var updates = writes.compactMap { relative(listener, $0.0, $0.1) }
+                    // reaches every listener it concerns.
+                    if let tag, listener.tag != tag { continue }
+                    let updates = writes.compactMap { relative(listener, $0.0, $0.1) }
                     guard !updates.isEmpty else { continue }
                     if isMerge, !listener.view.isComplete {
                         return .skipped(reason: "a merge reaches a listener before its location's whole value; "
                                         + "a stream always starts with a put of the whole location")
                     }
-                    // The server's data shows under the writes it has not
-                    // acknowledged yet (they were made after it was sent).
-                    if isServer {
-                        updates += unacknowledged.flatMap { $0.compactMap { relative(listener, $0.0, $0.1) } }
-                    }
                     // Tagged data is the query's own; untagged data is filtered
                     // only below a cache that already is (as Firebase SDKs do).
                     let filtered = tag != nil || (listener.view.cacheIsFiltered && !updates.contains { $0.path.isEmpty })
-                    for event in listener.view.apply(updates, filtered: isServer ? filtered : false) {
+                    for event in listener.view.apply(updates, filtered: filtered) {
                         produced.append((listener.path, event))
                     }
                 }
+            case "set", "update":
+                let data = step["data"] ?? .null
+                let isMerge = type == "update"
+                let writes: [([Key], JSONValue)] = isMerge
+                    ? (data.objectValue ?? [:]).map { (path + keys($0.key), $0.value) }
+                    : [(path, data)]
+                let id = nextWrite
+                nextWrite += 1
+                pending.append(Pending(id: id, writes: writes, isMerge: isMerge))
+                for listener in listeners {
+                    let updates = writes.compactMap { relative(listener, $0.0, $0.1) }
+                    guard !updates.isEmpty else { continue }
+                    for event in listener.view.applyLocal(updates, id: id) { produced.append((listener.path, event)) }
+                }
             case "ackUserWrite":
-                if !unacknowledged.isEmpty { unacknowledged.removeFirst() }
-                if hasChildEvents(step) {
-                    return .skipped(reason: "expects an acknowledgement to reveal server data a local write hid; "
-                                    + "a client writing through the server hides nothing")
+                let id = step["writeId"]?.numberValue.map { Int($0) } ?? -1
+                let revert = step["revert"]?.boolValue == true
+                guard let index = pending.firstIndex(where: { $0.id == id }) else { break }
+                let write = pending.remove(at: index)
+                if !revert {
+                    for (p, v) in write.writes {
+                        server = server.replacing(p[...], with: v)
+                        if !write.isMerge { complete.append(p) }
+                    }
+                }
+                for listener in listeners {
+                    let events = revert ? listener.view.revert(id) : listener.view.acknowledge(id)
+                    for event in events { produced.append((listener.path, event)) }
                 }
             case "suppressWarning":
                 break
@@ -126,12 +160,8 @@ struct ConformanceRunner {
         (step["events"]?.arrayValue ?? []).contains { $0["type"]?.stringValue != "value" }
     }
 
-    /// Why a scenario cannot be played by a client that only writes through
-    /// the server, if so.
+    /// Why a scenario cannot be played by this client, if so.
     private func skipReason(_ steps: [JSONValue]) -> String? {
-        if steps.contains(where: { $0["revert"]?.boolValue == true }) {
-            return "reverts a local write: a client writing through the server never shows a write the server refused"
-        }
         if steps.contains(where: { $0["visible"]?.boolValue == false }) {
             return "uses a non-visible local write (a transaction), which a REST client does not have"
         }

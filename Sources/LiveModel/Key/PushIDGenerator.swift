@@ -1,4 +1,5 @@
-import LiveModel
+// PushIDGenerator.swift — Firebase push ids, made by the server and by clients
+// that name a pushed child before the server answers.
 
 /// Makes Firebase push ids: keys that sort in the order they were made.
 ///

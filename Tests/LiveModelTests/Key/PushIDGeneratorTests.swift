@@ -1,6 +1,5 @@
 import Testing
-import LiveModel
-@testable import LiveServer
+@testable import LiveModel
 
 @Suite("Push ids")
 struct PushIDGeneratorTests {

@@ -1,0 +1,215 @@
+// QueryView+LocalWrites.swift — this client's writes, shown over the
+// server's data until the server confirms or refuses them.
+import LiveModel
+
+/// One write this client made, as the replacements it makes below a view's
+/// location.
+struct LocalWrite {
+    let id: Int
+    /// Each replacement: a path relative to the location, and its new value.
+    let updates: [(path: [Key], value: Snapshot)]
+    /// The children the server has spoken of since it was made (every one
+    /// after a whole value).
+    var spokenKeys = Set<Key>()
+    var serverSpokeOfAll = false
+
+    /// Whether the server has spoken of child `key` since it was made.
+    func serverSpoke(of key: Key) -> Bool { serverSpokeOfAll || spokenKeys.contains(key) }
+
+    /// Whether it replaces the whole location.
+    var coversEveryChild: Bool { updates.contains { $0.path.isEmpty } }
+
+    /// Whether it changes child `key`.
+    func covers(_ key: Key) -> Bool { updates.contains { $0.path.first.map { $0 == key } ?? true } }
+
+    /// Whether data at `path` is inside, or holds, one of its replacements.
+    func overlaps(_ path: [Key]) -> Bool {
+        updates.contains { $0.path.starts(with: path) || path.starts(with: $0.path) }
+    }
+}
+
+extension QueryView {
+    /// Whether a local write changes child `key`. - Complexity: O(w) for w writes.
+    func covers(_ key: Key) -> Bool { localWrites.contains { $0.covers(key) } }
+
+    /// The server's value of child `key`, as far as this view knows it.
+    func serverValue(_ key: Key) -> Snapshot {
+        serverChildren[key] ?? cache[key] ?? .absent(key: key)
+    }
+
+    /// Child `key` with the local writes over `server`, oldest first. A
+    /// write below a child the view does not know is not shown (as in
+    /// Firebase's SDKs): the rest of that child is unknown.
+    func overlaid(_ key: Key, on server: Snapshot) -> Snapshot {
+        var current = server
+        var known = isKnown(server)
+        for write in localWrites {
+            for (path, value) in write.updates {
+                if let first = path.first {
+                    guard first == key, known || path.count == 1 else { continue }
+                    current = edited(current, below: path.dropFirst(), to: value, key: key)
+                } else {
+                    current = value.child(key).asChild(key, order: query.order)
+                }
+                known = true
+            }
+        }
+        return current
+    }
+
+    /// Whether `server` is a child's whole value: it exists, or the view
+    /// holds the whole location, so that a child it lacks does not exist.
+    func isKnown(_ server: Snapshot) -> Bool { server.exists || (isComplete && !cacheIsFiltered) }
+
+    /// Child `key` as it is to be shown.
+    func shown(_ key: Key) -> Snapshot { overlaid(key, on: serverValue(key)) }
+
+    /// Shows a write of this client at once, over the server's data, until
+    /// ``acknowledge(_:)`` or ``revert(_:)``; the server's data for the
+    /// children it changes is kept beneath it meanwhile.
+    /// - Parameters:
+    ///   - updates: Each replacement: a path relative to the location and
+    ///     its value (absent to remove), applied in order.
+    ///   - id: Names the write for its acknowledgement or revert.
+    /// - Returns: The child events, in Firebase's order.
+    /// - Complexity: O((u + k) log n) for u children changed (every child
+    ///   for a write of the whole location) and a limit of k.
+    func applyLocal(_ updates: [(path: [Key], value: Snapshot)], id: Int) -> [ChildEvent] {
+        let write = LocalWrite(id: id, updates: updates)
+        let keys = childKeys(of: write)
+        for key in keys where serverChildren[key] == nil { serverChildren[key] = serverValue(key) }
+        localWrites.append(write)
+        return restage(keys)
+    }
+
+    /// The server confirmed write `id`, which goes. Where the server has
+    /// spoken of a child since the write was made, its data is the truth
+    /// (its stream brought the write, or what followed it); elsewhere the
+    /// server's data beneath takes the write, which its stream may bring
+    /// later.
+    /// - Returns: The child events (none when the server's data shows the
+    ///   write).
+    func acknowledge(_ id: Int) -> [ChildEvent] {
+        guard let i = localWrites.firstIndex(where: { $0.id == id }) else { return [] }
+        let write = localWrites.remove(at: i)
+        let keys = childKeys(of: write)
+        for (path, value) in write.updates {
+            if let first = path.first {
+                let server = serverValue(first)
+                guard !write.serverSpoke(of: first), isKnown(server) || path.count == 1 else { continue }
+                serverChildren[first] = edited(server, below: path.dropFirst(), to: value, key: first)
+            } else {
+                for key in keys where !write.serverSpoke(of: key) {
+                    serverChildren[key] = value.child(key).asChild(key, order: query.order)
+                }
+            }
+        }
+        // Its data may still come back (again: a server may send a write
+        // that changed nothing), and is not news then.
+        for (path, value) in write.updates {
+            expectedEchoes.append((path, Self.digest(value)))
+        }
+        if expectedEchoes.count > Self.expectedEchoLimit {
+            expectedEchoes.removeFirst(expectedEchoes.count - Self.expectedEchoLimit)
+        }
+        return restage(keys)
+    }
+
+    /// The server refused write `id`: what it changed shows the server's
+    /// data again, under the later writes.
+    /// - Returns: The child events.
+    func revert(_ id: Int) -> [ChildEvent] {
+        guard let i = localWrites.firstIndex(where: { $0.id == id }) else { return [] }
+        let write = localWrites.remove(at: i)
+        return restage(childKeys(of: write))
+    }
+
+    /// Notes, in each local write, the children the server speaks of.
+    ///
+    /// The server's data for a path that a write, pending or confirmed
+    /// before its data came, wrote with the same value is taken as that
+    /// write's own data coming back: it does not count for the writes made
+    /// after it (else two quick writes of one child would show the first
+    /// again when the second is confirmed). Any other data counts for every
+    /// write it overlaps.
+    func serverSpeaks(of updates: [(path: [Key], value: Snapshot)]) {
+        for (path, value) in updates {
+            let digest = Self.digest(value)
+            if let j = expectedEchoes.firstIndex(where: { $0.path == path && $0.digest == digest }) {
+                expectedEchoes.remove(at: j)
+                continue
+            }
+            if let i = localWrites.firstIndex(where: { $0.updates.contains { $0.path == path && Self.digest($0.value) == digest } }) {
+                if let first = path.first { localWrites[i].spokenKeys.insert(first) } else { localWrites[i].serverSpokeOfAll = true }
+                continue
+            }
+            guard let first = path.first else {
+                for i in localWrites.indices { localWrites[i].serverSpokeOfAll = true }
+                expectedEchoes.removeAll()
+                continue
+            }
+            for i in localWrites.indices where !localWrites[i].serverSpokeOfAll && localWrites[i].overlaps(path) {
+                localWrites[i].spokenKeys.insert(first)
+            }
+        }
+    }
+
+    private static func digest(_ value: Snapshot) -> ValueDigest? {
+        value.exists ? value.digest(priorities: true) : nil
+    }
+
+    /// Forgets the server's values of children no local write changes any
+    /// more (they are shown as they are).
+    func pruneServerChildren() {
+        if localWrites.isEmpty {
+            serverChildren = [:]
+        } else {
+            serverChildren = serverChildren.filter { covers($0.key) }
+        }
+    }
+
+    /// Takes over `old`'s local writes (a new window of the same location).
+    func adoptLocalWrites(of old: QueryView) {
+        localWrites = old.localWrites
+        serverChildren = old.serverChildren
+        expectedEchoes = old.expectedEchoes
+    }
+
+    /// Shows `keys` as they are to be shown now.
+    private func restage(_ keys: [Key]) -> [ChildEvent] {
+        var next: [Key: Snapshot] = [:]
+        var touched: [Key] = []
+        for key in keys where next[key] == nil {
+            next[key] = shown(key)
+            touched.append(key)
+        }
+        pruneServerChildren()
+        // What a local write pushes out of a window stays held: it shows
+        // again if the write goes.
+        return commit(touched, next, dropHidden: false)
+    }
+
+    /// The children `write` changes: every child held or named for a write
+    /// of the whole location.
+    private func childKeys(of write: LocalWrite) -> [Key] {
+        guard write.coversEveryChild else {
+            var seen = Set<Key>()
+            return write.updates.compactMap { $0.path.first }.filter { seen.insert($0).inserted }
+        }
+        var keys = Set(cache.keys).union(serverChildren.keys)
+        for (path, value) in write.updates {
+            if let first = path.first { keys.insert(first) } else { keys.formUnion(value.children.compactMap(\.key)) }
+        }
+        return Array(keys)
+    }
+
+    /// Most confirmed writes whose data is awaited (``serverSpeaks(of:)``).
+    static var expectedEchoLimit: Int { 64 }
+
+    /// Whether two values of a child are the same, priorities included.
+    static func same(_ a: Snapshot, _ b: Snapshot?) -> Bool {
+        guard let b else { return !a.exists }
+        guard a.exists, b.exists else { return a.exists == b.exists }
+        return a.digest(priorities: true) == b.digest(priorities: true)
+    }
+}

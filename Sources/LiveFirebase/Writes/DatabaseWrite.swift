@@ -1,0 +1,72 @@
+// DatabaseWrite.swift — a write made through a collection, and where it stands.
+import LiveModel
+
+/// A write made through a ``FirebaseCollection``: paths are relative to its
+/// location.
+public enum DatabaseWrite: Sendable, Hashable {
+    /// Replace the data at a path (`null` removes it), only if it still has
+    /// the ETag given, when one is.
+    case set(DatabasePath, JSONValue, ifMatch: String? = nil)
+    /// Replace several paths below a path at once, each named relative to
+    /// it; a `null` value removes what is there.
+    case update(DatabasePath, [DatabasePath: JSONValue])
+    /// Remove the data at a path, only if it still has the ETag given, when
+    /// one is.
+    case remove(DatabasePath, ifMatch: String? = nil)
+
+    /// Each location it replaces (relative to the collection's location)
+    /// and its new value, `null` for a removal, in a fixed order.
+    /// - Throws: ``DatabaseError/invalidValue(_:)`` for an update that names
+    ///   its own location, or a joined path that is too deep or too long.
+    func replacements() throws(DatabaseError) -> [(path: DatabasePath, value: JSONValue)] {
+        switch self {
+        case .set(let path, let value, _): return [(path, value)]
+        case .remove(let path, _): return [(path, .null)]
+        case .update(let path, let values):
+            var out: [(path: DatabasePath, value: JSONValue)] = []
+            for (relative, value) in values {
+                guard !relative.isRoot else { throw .invalidValue("an update cannot name the location itself (\"/\")") }
+                do { out.append((try path.appending(relative), value)) } catch {
+                    throw .invalidValue("the update's path \(relative) below \(path): \(error.description)")
+                }
+            }
+            return out.sorted { $0.path.description < $1.path.description }
+        }
+    }
+}
+
+/// Where a write made through a collection stands.
+public enum WriteState: Sendable, Hashable {
+    /// Shown, and sent or waiting to be sent.
+    case pending
+    /// The server took it.
+    case confirmed
+    /// The server refused it (or it could not be sent): what it changed
+    /// shows the server's data again.
+    case reverted(DatabaseError)
+}
+
+/// How a collection's writes reach the database.
+/// ``database(transport:)`` sends them through the REST API.
+public struct WriteSender: Sendable {
+    let send: @Sendable (DatabaseReference, DatabaseWrite) async throws(DatabaseError) -> Void
+
+    /// A sender that calls `send` with the collection's location and each
+    /// write, one at a time, in the order they were made; a throw reverts
+    /// the write.
+    public init(_ send: @escaping @Sendable (DatabaseReference, DatabaseWrite) async throws(DatabaseError) -> Void) {
+        self.send = send
+    }
+
+    /// Sends each write with a ``DatabaseClient`` of the collection's location.
+    public static func database(transport: any HTTPTransport = PlatformHTTPTransport.shared) -> WriteSender {
+        WriteSender { reference, write throws(DatabaseError) in
+            let client = DatabaseClient(reference, transport: transport)
+            switch write {
+            case .set(let path, let value, let etag): try await client.set(value, at: path, ifMatch: etag)
+            case .remove(let path, let etag): try await client.remove(at: path, ifMatch: etag)
+            case .update(let path, let values): try await client.update(values, at: path)
+            }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+// ServerValue.swift — what a server value (`{".sv": …}`) in written data
+// stands for: resolved by the server, estimated by a client until the
+// server's data comes.
+
+/// The rules of Firebase's server values.
+///
+/// - `{".sv": "timestamp"}` is the server's time, in milliseconds since
+///   1970.
+/// - `{".sv": {"increment": n}}` is the number currently stored at that
+///   location plus `n`, or `n` when the location is absent or holds
+///   anything but a number.
+package enum ServerValue {
+    /// Why a server value cannot be resolved.
+    package enum Failure: Error, Equatable {
+        /// The increment is not a number.
+        case incrementNotNumber
+        /// Neither `timestamp` nor an increment.
+        case unsupported
+    }
+
+    /// The primitive that `serverValue` (the member `.sv`) stands for, at a
+    /// location whose current value is `current` (nil when absent).
+    /// - Parameter now: The time, in milliseconds since 1970.
+    /// - Complexity: O(1).
+    package static func resolve(_ serverValue: JSONValue, current: JSONValue?, now: Int64) throws(Failure) -> JSONValue {
+        switch serverValue {
+        case .string("timestamp"):
+            return .number(Double(now))
+        case .object(let members):
+            guard members.count == 1, let delta = members["increment"] else { throw .unsupported }
+            guard case .number(let n) = delta else { throw .incrementNotNumber }
+            if case .number(let base)? = current { return .number(base + n) }
+            return .number(n)
+        default:
+            throw .unsupported
+        }
+    }
+
+    /// `value` with every server value in it replaced by what it stands for
+    /// over `current` (the value now at the same location; nil when
+    /// absent): how a client shows a write before the server resolves it.
+    /// A server value it cannot resolve stays as written.
+    /// - Complexity: O(size of `value`).
+    package static func estimate(_ value: JSONValue, over current: JSONValue?, now: Int64) -> JSONValue {
+        guard case .object(let members) = value else { return value }
+        if let sv = members[".sv"] {
+            guard let resolved = try? resolve(sv, current: current, now: now) else { return value }
+            guard let priority = members[".priority"] else { return resolved }
+            return .object([".value": resolved, ".priority": priority])
+        }
+        var out = members
+        for (name, member) in members where !name.hasPrefix(".") {
+            out[name] = estimate(member, over: current?[name], now: now)
+        }
+        return .object(out)
+    }
+}

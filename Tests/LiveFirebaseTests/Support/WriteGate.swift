@@ -1,0 +1,36 @@
+// WriteGate.swift — a WriteSender whose writes wait until a test answers
+// them, one by one.
+import LiveFirebase
+
+/// Holds each write a collection sends until ``answer(_:)``.
+@MainActor
+final class WriteGate {
+    private var waiting: [(write: DatabaseWrite, done: CheckedContinuation<DatabaseError?, Never>)] = []
+    /// Every write sent, in order.
+    private(set) var sent: [DatabaseWrite] = []
+
+    var sender: WriteSender {
+        WriteSender { _, write throws(DatabaseError) in
+            if let failure = await self.hold(write) { throw failure }
+        }
+    }
+
+    private func hold(_ write: DatabaseWrite) async -> DatabaseError? {
+        sent.append(write)
+        return await withCheckedContinuation { waiting.append((write, $0)) }
+    }
+
+    /// Whether a write waits for an answer.
+    var isHolding: Bool { !waiting.isEmpty }
+
+    /// The write that waits, once the collection has sent it.
+    func next() async -> DatabaseWrite {
+        while waiting.isEmpty { await Task.yield() }
+        return waiting[0].write
+    }
+
+    /// Answers the write that waits: taken (nil) or refused.
+    func answer(_ failure: DatabaseError? = nil) {
+        waiting.removeFirst().done.resume(returning: failure)
+    }
+}
