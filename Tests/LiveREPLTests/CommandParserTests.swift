@@ -11,6 +11,8 @@ struct CommandParserTests {
         #expect(try CommandParser.parse(#"update / {"a/b": 1, "c": null}"#) == .update("/", ["/a/b": 1, "/c": nil]))
         #expect(try CommandParser.parse(#"push /list "x""#) == .push("/list", "x"))
         #expect(try CommandParser.parse("remove /a") == .remove("/a"))
+        #expect(try CommandParser.parse("remove --if-match abc /a") == .remove("/a", ifMatch: "abc"))
+        #expect(try CommandParser.parse("set --if-match abc /a 1") == .set("/a", 1, ifMatch: "abc"))
         #expect(try CommandParser.parse("show") == .show)
         #expect(try CommandParser.parse("stats") == .stats)
         #expect(try CommandParser.parse("quit") == .quit)
@@ -47,7 +49,7 @@ struct CommandParserTests {
         (#"put /é {"x": ]"#, .malformedJSON(column: 14, message: "unexpected token near ']'")),
         ("put /a.b 1", .invalidPath("/a.b", column: 7, reason: "'.' at byte 2 is not allowed")),
         ("put /a 1 2", .malformedJSON(column: 10, message: "end of file expected near '2'")),
-        ("remove /a extra", .usage(command: "remove", problem: "unexpected \"extra\" at column 11", usage: "remove PATH")),
+        ("remove /a extra", .usage(command: "remove", problem: "unexpected \"extra\" at column 11", usage: "remove [--if-match ETAG] PATH")),
         ("patch / 3", .usage(command: "patch", problem: "the value must be an object of relative paths", usage: "patch PATH JSON")),
         ("update / {}", .usage(command: "update", problem: "the value must be an object of relative paths", usage: "update PATH JSON")),
         ("load page x", .usage(command: "load", problem: "a page size must be a whole number of at least 1",

@@ -44,6 +44,6 @@ struct EquivalentNamesTests {
         #expect(try Self.shownKeys(try #require(offline.lines.last)) == Self.keysInOrder)
         let embedded = try await REPLProcess.run(["--json"], input: "set / \(Self.body)\nshow\n")
         #expect(embedded.status == 0, "\(embedded.stdout)\n\(embedded.stderr)")
-        #expect(try Self.shownKeys(try #require(embedded.lines.last)) == Self.keysInOrder)
+        #expect(try Self.shownKeys(try #require(embedded.commandLines.last)) == Self.keysInOrder)
     }
 }

@@ -1,6 +1,8 @@
 // ServerSessionTests.swift — live-repl connected to a server: the embedded
-// one, and a LiveServer given with --url and --auth. Each write returns once
-// its change has reached the collection, so `show` after it shows it.
+// one, and a LiveServer given with --url and --auth. Each write shows at
+// once (pending), so `show` after it shows it; its confirmation comes later
+// as a change between commands, and every write is answered before the
+// session ends.
 
 import Foundation
 import LiveModel
@@ -33,8 +35,10 @@ struct ServerSessionTests {
             """
         let run = try await REPLProcess.run(["--sample", "6", "--order-by", "score", "--json"], input: script + "\n")
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
-        let lines = run.lines
+        let lines = run.commandLines
         try #require(lines.count == 13, "\(run.stdout)")
+        #expect(run.writeStates == [1: ["pending", "confirmed"], 2: ["pending", "confirmed"],
+                                    3: ["pending", "confirmed"], 4: ["pending", "confirmed"]], "\(run.stdout)")
         let start = try Self.shows(lines[0])[0]
         #expect(start.count == 6)
         #expect(try Self.shows(lines[2])[0].last == "item-3", "set moved item-3 last")
@@ -61,13 +65,43 @@ struct ServerSessionTests {
         let run = try await REPLProcess.run(["--url", server.url, "--auth", "secret-token", "--order-by", "n", "--json"],
                                       input: script)
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
-        #expect(try Self.shows(try #require(run.lines.last)) == [["b", "a"]])
+        #expect(try Self.shows(try #require(run.commandLines.last)) == [["b", "a"]])
         #expect(!run.stdout.contains("secret-token") && !run.stderr.contains("secret-token"))
 
         let refused = try await REPLProcess.run(["--url", server.url, "--auth", "wrong-token"], input: "show\n")
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("permission denied"), "\(refused.stderr)")
         #expect(!refused.stderr.contains("wrong-token"), "a token in an error: \(refused.stderr)")
+    }
+
+    @Test("a write the server refuses (a stale ETag) shows at once, then is reverted with the reason; an invalid one is refused at once")
+    func refusedWrites() async throws {
+        let script = """
+            show
+            set --if-match stale /item-1/score 1000
+            sync
+            show
+            update / {"item-2": {"score": 5}, "item-2/score": 6}
+            sync
+            show
+            """
+        let run = try await REPLProcess.run(["--sample", "3", "--order-by", "score", "--json"], input: script + "\n")
+        #expect(run.status == 1, "the refused update is an error: \(run.stdout)\n\(run.stderr)")
+        let lines = run.commandLines
+        try #require(lines.count == 7, "\(run.stdout)")
+        let before = try Self.shows(lines[0])
+        // Shown at once: item-1 moves last, as a change with stages.
+        guard case .change(let stages, let events) = try REPLLine(lines[1]) else { Issue.record("\(lines[1])"); return }
+        #expect(!stages.isEmpty && events.contains { $0.key == "item-1" }, "\(lines[1])")
+        #expect(try Self.shows(lines[3]) == before, "reverted: the server's rows again")
+        guard case .error(let message) = try REPLLine(lines[4]) else { Issue.record("\(lines[4])"); return }
+        #expect(message.contains("/item-2/score"), "\(message)")
+        #expect(try Self.shows(lines[6]) == before)
+        #expect(run.writeStates == [1: ["pending", "reverted"]], "\(run.stdout)")
+        let reverts = run.lines.filter { $0.contains(#""state":"reverted""#) }
+        #expect(reverts.count == 1 && reverts[0].contains("ETag"), "\(reverts)")
+        // Each revert is a change of its own, with the stages a list view applies.
+        #expect(reverts.allSatisfy { !$0.contains(#""stages":[]"#) }, "\(reverts)")
     }
 
     @Test("human output, connected: set then show shows the write")

@@ -97,6 +97,12 @@ struct REPLRunner {
             }
             reader.prompt()
         }
+        // The writes made are answered before the session ends.
+        if !(await session.finishWrites(seconds: session.writeTimeout)) {
+            failed = true
+            printer.error(.outOfSync(command: "quit", seconds: session.writeTimeout,
+                                     detail: "writes still pending: \(session.pendingWrites)"))
+        }
         live.flush()
         // What the server confirmed is kept for the next start (--cache).
         do { try await session.saveCache() } catch {

@@ -12,37 +12,43 @@ extension FirebaseCollection {
     ///   ``DatabaseError/etagMismatch(currentETag:currentValue:)`` or
     ///   ``DatabaseError/permissionDenied(_:)``, after the write was
     ///   reverted.
+    /// - Complexity: as ``write(_:)``, then one request.
     public func set(_ value: JSONValue, at path: DatabasePath = .root, ifMatch etag: String? = nil)
         async throws(DatabaseError)
     {
-        try await result(of: write(.set(path, value, ifMatch: etag)))
+        try await confirmation(of: write(.set(path, value, ifMatch: etag)))
     }
 
     /// Writes several paths below `path` at once (each key relative to it;
     /// `null` removes); see ``set(_:at:ifMatch:)``.
+    /// - Complexity: as ``write(_:)``, then one request.
     public func update(_ values: [DatabasePath: JSONValue], at path: DatabasePath = .root) async throws(DatabaseError) {
-        try await result(of: write(.update(path, values)))
+        try await confirmation(of: write(.update(path, values)))
     }
 
     /// Removes the data at `path`; see ``set(_:at:ifMatch:)``.
+    /// - Complexity: as ``write(_:)``, then one request.
     public func remove(at path: DatabasePath, ifMatch etag: String? = nil) async throws(DatabaseError) {
-        try await result(of: write(.remove(path, ifMatch: etag)))
+        try await confirmation(of: write(.remove(path, ifMatch: etag)))
     }
 
     /// Adds `value` below `path` at a new push id, made here (so the child
     /// shows at once, under its final key) and written with a `set`.
     /// - Returns: The new child's key.
     /// - Throws: as ``set(_:at:ifMatch:)``.
+    /// - Complexity: as ``write(_:)``, then one request.
     @discardableResult
     public func push(_ value: JSONValue, at path: DatabasePath = .root) async throws(DatabaseError) -> Key {
         let (key, id) = try pushWrite(value, at: path)
-        try await result(of: id)
+        try await confirmation(of: id)
         return key
     }
 
-    /// Makes a push id below `path` and starts writing `value` there.
-    /// - Returns: The key and the write's number.
-    public func pushWrite(_ value: JSONValue, at path: DatabasePath = .root) throws(DatabaseError) -> (Key, Int) {
+    /// Makes a push id below `path` and starts writing `value` there, as
+    /// ``write(_:)`` does.
+    /// - Returns: The new child's key and the write's number.
+    /// - Complexity: as ``write(_:)``.
+    public func pushWrite(_ value: JSONValue, at path: DatabasePath = .root) throws(DatabaseError) -> (key: Key, id: Int) {
         let now = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
         let key = pushIDs.next(now: now)
         let child: DatabasePath
@@ -58,19 +64,27 @@ extension FirebaseCollection {
     /// server's data differs (a server value, a concurrent write); when it
     /// refuses, what the write changed shows the server's data again as
     /// one change. Observe with ``observeWrites(_:)``, or wait with
-    /// ``result(of:)``.
-    /// - Returns: The write's number.
+    /// ``outcome(of:)``.
+    ///
+    /// Writes keep going after ``stop()`` (they do not need the stream),
+    /// and the collection stays alive until the last one is answered.
+    /// - Returns: The write's number: 1 for the collection's first write,
+    ///   then counting up.
     /// - Throws: ``DatabaseError/invalidValue(_:)`` for a value the database
-    ///   cannot store; nothing is shown or sent then.
-    /// - Complexity: O((u + k) log n) for u children changed and a limit of k.
+    ///   cannot store, or an update naming two paths of which one holds the
+    ///   other; nothing is shown or sent then.
+    /// - Complexity: O((u + k) log n) for u children changed and a limit of
+    ///   k; a write of the whole location changes every child (u = n).
     @discardableResult
     public func write(_ write: DatabaseWrite) throws(DatabaseError) -> Int {
         let replacements = try write.replacements()
         for (path, value) in replacements { try RESTValueCheck.check(value, at: path.description) }
         let now = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
         var updates: [(path: [Key], value: Snapshot)] = []
+        var hasServerValues = false
         for (path, value) in replacements {
             let estimated = ServerValue.estimate(value, over: currentValue(at: path), now: now)
+            if estimated != value { hasServerValues = true }
             let snapshot: Snapshot
             do { snapshot = try Snapshot.parse(json: estimated.jsonText(), order: view.query.order) } catch {
                 throw .invalidValue("the value at \(path): \(error.description)")
@@ -81,31 +95,37 @@ extension FirebaseCollection {
         nextWriteID += 1
         writeQueue.append((id, write))
         pendingWriteIDs.append(id)
-        applyLocally(view.applyLocal(updates, id: id))
+        applyLocally(view.applyLocal(updates, id: id, hasServerValues: hasServerValues))
         tellWrite(id, .pending)
         sendWrites()
         return id
     }
 
-    /// Waits for write `id` (from ``write(_:)``) to be confirmed; returns
-    /// at once for one confirmed recently.
-    /// - Throws: The error that reverted it.
-    public func result(of id: Int) async throws(DatabaseError) {
-        if let done = finishedWrites[id] {
-            if let error = done { throw error }
-            return
-        }
-        guard pendingWriteIDs.contains(id) else { return }
+    /// Waits until write `id` (from ``write(_:)``) is answered.
+    /// - Returns: ``WriteState/confirmed`` or ``WriteState/reverted(_:)``
+    ///   (at once for one of the last 1024 answered); nil for a number
+    ///   this collection never gave, or one answered longer ago.
+    /// - Complexity: O(w) for w writes pending, then the wait.
+    public func outcome(of id: Int) async -> WriteState? {
+        if let done = finishedWrites[id] { return done.map { .reverted($0) } ?? .confirmed }
+        guard pendingWriteIDs.contains(id) else { return nil }
         let error: DatabaseError? = await withCheckedContinuation { writeWaiters[id, default: []].append($0) }
-        if let error { throw error }
+        return error.map { .reverted($0) } ?? .confirmed
+    }
+
+    /// Waits for write `id`; throws the error that reverted it.
+    private func confirmation(of id: Int) async throws(DatabaseError) {
+        if case .reverted(let error)? = await outcome(of: id) { throw error }
     }
 
     /// The numbers of the writes shown and not yet confirmed or reverted,
     /// oldest first.
+    /// - Complexity: O(1).
     public var pendingWrites: [Int] { pendingWriteIDs }
 
     /// Calls `handler` with each write's number and state: `.pending` when
     /// it is shown, then `.confirmed` or `.reverted`.
+    /// - Complexity: O(1); each state costs one call per observer.
     public func observeWrites(_ handler: @escaping (Int, WriteState) -> Void) -> ObservationToken {
         let id = writeObservers.add(handler)
         return ObservationToken { [weak self] in self?.writeObservers.remove(id) }
@@ -125,10 +145,11 @@ extension FirebaseCollection {
         sendingWrite = true
         let (id, write) = writeQueue.removeFirst()
         let sender = writer, reference = reference
-        Task { [weak self] in
+        // The collection stays alive until its queue is sent: a write shown
+        // is never dropped because nobody holds the collection any more.
+        Task {
             var failure: DatabaseError?
             do throws(DatabaseError) { try await sender.send(reference, write) } catch { failure = error }
-            guard let self else { return }
             self.sendingWrite = false
             self.finishWrite(id, failure)
             self.sendWrites()
@@ -146,7 +167,7 @@ extension FirebaseCollection {
         if pendingWriteIDs.isEmpty { saveCacheSoon() }
     }
 
-    /// Outcomes kept for ``result(of:)`` after a write finished.
+    /// Outcomes kept for ``outcome(of:)`` after a write finished.
     static var finishedWritesKept: Int { 1024 }
 
     /// Applies the events of a local write, its confirmation or its revert:

@@ -215,7 +215,8 @@ public final class FirebaseCollection<Source: ModelDataSource> {
         try await waitForLoad()
     }
 
-    /// Stops listening. The data stays; ``start()`` resyncs it.
+    /// Stops listening. The data stays; ``start()`` resyncs it. Writes made
+    /// through the collection (``write(_:)``) are still sent and answered.
     public func stop() {
         saveCacheSoon(now: true)
         guard let stream else { return }

@@ -16,6 +16,13 @@ struct LocalWrite {
     /// Whether the server has spoken of child `key` since it was made.
     func serverSpoke(of key: Key) -> Bool { serverSpokeOfAll || spokenKeys.contains(key) }
 
+    /// Whether its values were estimated here (server values): the
+    /// server's own data for its paths is then awaited even after the
+    /// server confirmed it.
+    var hasServerValues = false
+    /// Confirmed, and shown until the server's data for its paths comes.
+    var awaitsData = false
+
     /// Whether it replaces the whole location.
     var coversEveryChild: Bool { updates.contains { $0.path.isEmpty } }
 
@@ -74,8 +81,9 @@ extension QueryView {
     /// - Returns: The child events, in Firebase's order.
     /// - Complexity: O((u + k) log n) for u children changed (every child
     ///   for a write of the whole location) and a limit of k.
-    func applyLocal(_ updates: [(path: [Key], value: Snapshot)], id: Int) -> [ChildEvent] {
-        let write = LocalWrite(id: id, updates: updates)
+    func applyLocal(_ updates: [(path: [Key], value: Snapshot)], id: Int, hasServerValues: Bool = false) -> [ChildEvent] {
+        var write = LocalWrite(id: id, updates: updates)
+        write.hasServerValues = hasServerValues
         let keys = childKeys(of: write)
         for key in keys where serverChildren[key] == nil { serverChildren[key] = serverValue(key) }
         localWrites.append(write)
@@ -87,10 +95,19 @@ extension QueryView {
     /// (its stream brought the write, or what followed it); elsewhere the
     /// server's data beneath takes the write, which its stream may bring
     /// later.
+    ///
+    /// A write whose values were estimated here (server values) is not
+    /// taken into the server's data: it stays shown until the server's
+    /// data for its paths comes, then that data shows.
     /// - Returns: The child events (none when the server's data shows the
     ///   write).
     func acknowledge(_ id: Int) -> [ChildEvent] {
         guard let i = localWrites.firstIndex(where: { $0.id == id }) else { return [] }
+        if localWrites[i].hasServerValues, !localWrites[i].serverSpokeOfAll,
+           !localWrites[i].updates.allSatisfy({ $0.path.first.map(localWrites[i].spokenKeys.contains) ?? false }) {
+            localWrites[i].awaitsData = true
+            return []
+        }
         let write = localWrites.remove(at: i)
         let keys = childKeys(of: write)
         for (path, value) in write.updates {
@@ -130,21 +147,37 @@ extension QueryView {
     /// before its data came, wrote with the same value is taken as that
     /// write's own data coming back: it does not count for the writes made
     /// after it (else two quick writes of one child would show the first
-    /// again when the second is confirmed). Any other data counts for every
-    /// write it overlaps.
-    func serverSpeaks(of updates: [(path: [Key], value: Snapshot)]) {
+    /// again when the second is confirmed). A write with server values
+    /// matches by path alone (the server's values differ from the
+    /// estimates). Any other data counts for every write it overlaps.
+    /// - Returns: The children of confirmed writes that waited for this
+    ///   data and go now: the caller shows them again.
+    func serverSpeaks(of updates: [(path: [Key], value: Snapshot)]) -> [Key] {
+        var released: [Key] = []
         for (path, value) in updates {
-            let digest = Self.digest(value)
-            if let j = expectedEchoes.firstIndex(where: { $0.path == path && $0.digest == digest }) {
+            // Digested only when a path matches.
+            var digested: ValueDigest??
+            func digest() -> ValueDigest? {
+                if let digested { return digested }
+                let d = Self.digest(value)
+                digested = .some(d)
+                return d
+            }
+            if let j = expectedEchoes.firstIndex(where: { $0.path == path && $0.digest == digest() }) {
                 expectedEchoes.remove(at: j)
                 continue
             }
-            if let i = localWrites.firstIndex(where: { $0.updates.contains { $0.path == path && Self.digest($0.value) == digest } }) {
+            if let i = localWrites.firstIndex(where: { write in
+                write.updates.contains { $0.path == path && (write.hasServerValues || Self.digest($0.value) == digest()) }
+            }) {
                 if let first = path.first { localWrites[i].spokenKeys.insert(first) } else { localWrites[i].serverSpokeOfAll = true }
+                if localWrites[i].awaitsData { released += childKeys(of: localWrites.remove(at: i)) }
                 continue
             }
             guard let first = path.first else {
                 for i in localWrites.indices { localWrites[i].serverSpokeOfAll = true }
+                released += localWrites.filter(\.awaitsData).flatMap(childKeys(of:))
+                localWrites.removeAll { $0.awaitsData }
                 expectedEchoes.removeAll()
                 continue
             }
@@ -152,6 +185,7 @@ extension QueryView {
                 localWrites[i].spokenKeys.insert(first)
             }
         }
+        return released
     }
 
     private static func digest(_ value: Snapshot) -> ValueDigest? {
@@ -184,14 +218,14 @@ extension QueryView {
             touched.append(key)
         }
         pruneServerChildren()
-        // What a local write pushes out of a window stays held: it shows
-        // again if the write goes.
-        return commit(touched, next, dropHidden: false)
+        // What a local write pushes out of a window the server cuts stays
+        // held while writes are shown: it shows again if the write goes.
+        return commit(touched, next, dropHidden: cacheIsFiltered)
     }
 
     /// The children `write` changes: every child held or named for a write
     /// of the whole location.
-    private func childKeys(of write: LocalWrite) -> [Key] {
+    func childKeys(of write: LocalWrite) -> [Key] {
         guard write.coversEveryChild else {
             var seen = Set<Key>()
             return write.updates.compactMap { $0.path.first }.filter { seen.insert($0).inserted }

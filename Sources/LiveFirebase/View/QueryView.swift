@@ -30,6 +30,10 @@ final class QueryView {
     /// The paths and values of confirmed writes whose data the server's
     /// stream has not brought yet (see ``serverSpeaks(of:)``).
     var expectedEchoes: [(path: [Key], digest: ValueDigest?)] = []
+    /// Children out of a window the server cuts, held while local writes
+    /// are shown: one of them shows again if a write goes (the server does
+    /// not send it again: for the server it never left).
+    var heldForWrites = Set<Key>()
     /// The children inside the bounds, in query order.
     private let index = CoreIndex()
     /// Whether the location's whole value has arrived (a `put` at `/`).
@@ -142,7 +146,13 @@ final class QueryView {
         func stage(_ key: Key, _ snapshot: Snapshot) {
             if next.updateValue(snapshot, forKey: key) == nil { touched.append(key) }
         }
-        if !localWrites.isEmpty || !expectedEchoes.isEmpty { serverSpeaks(of: updates) }
+        var released: [Key] = []
+        if !localWrites.isEmpty || !expectedEchoes.isEmpty {
+            // Confirmed writes that waited for this data show the server's
+            // data again (their children are staged first, from it).
+            released = serverSpeaks(of: updates)
+            for key in released { stage(key, shown(key)) }
+        }
         for (path, value) in updates {
             if !localWrites.isEmpty, let key = path.first, covers(key) {
                 // A child under a local write: the server's value changes
@@ -197,6 +207,7 @@ final class QueryView {
             guard let current = held ?? (isComplete && !cacheIsFiltered ? .absent(key: key) : nil) else { continue }
             stage(key, edited(current, below: path.dropFirst(), to: value, key: key))
         }
+        if !released.isEmpty { pruneServerChildren() }
         return commit(touched, next, dropHidden: filtered || cacheIsFiltered)
     }
 
@@ -325,11 +336,28 @@ final class QueryView {
         let events = events(Array(candidates.values), newWindow)
         if dropHidden {
             for c in candidates.values where c.newPosition == nil && cache[c.key] != nil {
+                guard localWrites.isEmpty else {
+                    heldForWrites.insert(c.key)
+                    continue
+                }
                 cache[c.key] = nil
                 _ = index.remove(c.key)
             }
+            if localWrites.isEmpty, !heldForWrites.isEmpty { dropHeldForWrites() }
         }
         return events
+    }
+
+    /// Drops the children held for local writes that are not shown (none
+    /// is shown any more).
+    func dropHeldForWrites() {
+        let w = window
+        for key in heldForWrites where cache[key] != nil {
+            if let found = index.find(key), w.contains(found.position) { continue }
+            cache[key] = nil
+            _ = index.remove(key)
+        }
+        heldForWrites.removeAll()
     }
 
     private func events(_ candidates: [Candidate], _ newWindow: Range<Int>) -> [ChildEvent] {

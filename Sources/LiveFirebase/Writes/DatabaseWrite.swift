@@ -17,7 +17,9 @@ public enum DatabaseWrite: Sendable, Hashable {
     /// Each location it replaces (relative to the collection's location)
     /// and its new value, `null` for a removal, in a fixed order.
     /// - Throws: ``DatabaseError/invalidValue(_:)`` for an update that names
-    ///   its own location, or a joined path that is too deep or too long.
+    ///   its own location or two paths of which one holds the other (the
+    ///   server refuses those), or a joined path that is too deep or too
+    ///   long.
     func replacements() throws(DatabaseError) -> [(path: DatabasePath, value: JSONValue)] {
         switch self {
         case .set(let path, let value, _): return [(path, value)]
@@ -30,7 +32,12 @@ public enum DatabaseWrite: Sendable, Hashable {
                     throw .invalidValue("the update's path \(relative) below \(path): \(error.description)")
                 }
             }
-            return out.sorted { $0.path.description < $1.path.description }
+            out.sort { $0.path.keys.lexicographicallyPrecedes($1.path.keys) { $0.string < $1.string } }
+            // Sorted, a path that holds others comes just before them.
+            for (a, b) in zip(out, out.dropFirst()) where b.path.starts(with: a.path) {
+                throw .invalidValue("an update cannot name both \(a.path) and \(b.path), which is inside it")
+            }
+            return out
         }
     }
 }

@@ -8,15 +8,17 @@ public enum Command: Sendable, Equatable {
     case put(DatabasePath, JSONValue, json: String)
     /// Inject a `patch` as if the server had sent it.
     case patch(DatabasePath, JSONValue, json: String)
-    /// Write a value at a path through the server.
-    case set(DatabasePath, JSONValue)
-    /// Write several paths, relative to the first, through the server in
-    /// one request; a `null` value removes what is there.
+    /// Write a value at a path (shown at once, then sent), only if the
+    /// value there still has the ETag given, when one is.
+    case set(DatabasePath, JSONValue, ifMatch: String? = nil)
+    /// Write several paths, relative to the first, in one request (shown
+    /// at once, then sent); a `null` value removes what is there.
     case update(DatabasePath, [DatabasePath: JSONValue])
-    /// Add a child with a new push id below a path, through the server.
+    /// Add a child with a new push id below a path (shown at once, then sent).
     case push(DatabasePath, JSONValue)
-    /// Remove the value at a path through the server.
-    case remove(DatabasePath)
+    /// Remove the value at a path (shown at once, then sent), only if it
+    /// still has the ETag given, when one is.
+    case remove(DatabasePath, ifMatch: String? = nil)
     /// Print the sections and rows.
     case show
     /// Print the query, or replace it (and the sections) with these options.
@@ -84,11 +86,14 @@ let commandUsages: [(name: String, usage: String, example: String, summary: Stri
      "inject a put, as if the server had sent it (put / {...} replaces everything, put /k null removes k)"),
     ("patch", "patch PATH JSON", #"patch / {"k1/score": 5, "k2": null}"#,
      "inject a patch: each member (a relative path) replaces what is there"),
-    ("set", "set PATH JSON", #"set /k1/score 7"#, "write a value through the server"),
+    ("set", "set [--if-match ETAG] PATH JSON", #"set /k1/score 7"#,
+     "write a value: shown at once as write N pending, then confirmed or reverted by the server"),
     ("update", "update PATH JSON", #"update / {"k1/score": 1, "k9": null}"#,
-     "write several paths through the server in one request"),
-    ("push", "push PATH JSON", #"push / {"score": 4}"#, "add a child with a new push id through the server"),
-    ("remove", "remove PATH", "remove /k1", "remove a value through the server"),
+     "write several paths in one request: shown at once, then confirmed or reverted"),
+    ("push", "push PATH JSON", #"push / {"score": 4}"#,
+     "add a child with a new push id, made here: shown at once, then confirmed or reverted"),
+    ("remove", "remove [--if-match ETAG] PATH", "remove /k1",
+     "remove a value: shown at once, then confirmed or reverted"),
     ("show", "show", "show", "print the sections and their rows: key, sorted-by value, summary"),
     ("query", "query [OPTIONS]", #"query --order-by score --limit-last 3 --section-by group"#,
      "print the query, or replace it: --order-by, --limit-first, --limit-last, --start-at, --end-at, --equal-to, --section-by"),

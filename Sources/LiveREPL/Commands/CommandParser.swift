@@ -15,6 +15,7 @@ public enum CommandParser {
         if word.hasPrefix("#") { return .nothing }
         switch word {
         case "put", "patch", "set", "push":
+            let etag = word == "set" ? try scanner.option("--if-match", command: word) : nil
             let path = try scanner.path(command: word)
             let (value, text) = try scanner.json(command: word)
             switch word {
@@ -24,7 +25,7 @@ public enum CommandParser {
                     throw .usage(command: word, problem: "the value must be an object of relative paths", usage: usage(of: word))
                 }
                 return .patch(path, value, json: text)
-            case "set": return .set(path, value)
+            case "set": return .set(path, value, ifMatch: etag)
             default: return .push(path, value)
             }
         case "update":
@@ -42,9 +43,10 @@ public enum CommandParser {
             }
             return .update(path, writes)
         case "remove":
+            let etag = try scanner.option("--if-match", command: word)
             let path = try scanner.path(command: word)
             try scanner.end(command: word)
-            return .remove(path)
+            return .remove(path, ifMatch: etag)
         case "show", "stats", "quit", "exit":
             try scanner.end(command: word)
             return word == "show" ? .show : word == "stats" ? .stats : .quit

@@ -27,6 +27,20 @@ struct LineScanner {
         return (String(characters[start..<index]), start + 1)
     }
 
+    /// The value of option `name` (`--name VALUE`) when it comes next;
+    /// otherwise nil, and nothing is read.
+    mutating func option(_ name: String, command: String) throws(REPLError) -> String? {
+        let saved = index
+        guard let (text, _) = word(), text == name else {
+            index = saved
+            return nil
+        }
+        guard let (value, _) = word() else {
+            throw .usage(command: command, problem: "\(name) needs a value", usage: usage(of: command))
+        }
+        return value
+    }
+
     /// A path relative to the listened location (`/` is the location itself).
     mutating func path(command: String) throws(REPLError) -> DatabasePath {
         guard let (text, column) = word() else {

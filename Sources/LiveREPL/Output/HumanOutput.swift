@@ -49,7 +49,7 @@ public struct HumanOutput: Sendable {
     /// A change: one line per stage, then one per child event.
     public func change(_ report: ChangeReport) -> [String] {
         if report.isEmpty { return [paint("no change", "2")] }
-        var lines: [String] = report.stages.isEmpty ? [paint("rows unchanged", "2")] : []
+        var lines: [String] = report.stages.isEmpty && report.writes.isEmpty ? [paint("rows unchanged", "2")] : []
         for (i, reported) in report.stages.enumerated() {
             let ops = operations(reported.stage)
             let counts = "rows " + reported.counts.map(String.init).joined(separator: ",")
@@ -58,6 +58,10 @@ public struct HumanOutput: Sendable {
         for event in report.events {
             let after = event.previousKey.map { " after \($0.string)" } ?? " first"
             lines.append(paint("  \(event.type) \(event.key.string)\(after)", "2"))
+        }
+        for write in report.writes {
+            let color = write.state == "reverted" ? "1;31" : write.state == "confirmed" ? "32" : "33"
+            lines.append(paint("write \(write.id) \(write.state)", color) + (write.error.map { ": " + $0 } ?? ""))
         }
         return lines
     }

@@ -36,7 +36,7 @@ public enum JSONOutput {
     }
 
     static func change(_ report: ChangeReport) -> JSONValue {
-        .object([
+        var members: JSONObject = [
             "stages": .array(report.stages.map(stage)),
             "events": .array(report.events.map { event in
                 .object([
@@ -45,7 +45,15 @@ public enum JSONOutput {
                     "prevKey": event.previousKey.map { .string($0.string) } ?? .null,
                 ])
             }),
-        ])
+        ]
+        if !report.writes.isEmpty {
+            members["writes"] = .array(report.writes.map { write in
+                var w: JSONObject = ["id": .number(Double(write.id)), "state": .string(write.state)]
+                if let error = write.error { w["error"] = .string(error) }
+                return .object(w)
+            })
+        }
+        return .object(members)
     }
 
     static func stage(_ reported: ReportedStage) -> JSONValue {

@@ -33,15 +33,36 @@ public struct ReportedEvent: Sendable, Equatable {
     }
 }
 
+/// A write made through the REPL, and where it stands.
+public struct ReportedWrite: Sendable, Equatable {
+    /// The write's number, counted from 1 in the session.
+    public let id: Int
+    /// `pending`, `confirmed` or `reverted`.
+    public let state: String
+    /// Why the server refused it (`reverted` only).
+    public let error: String?
+
+    init(id: Int, state: WriteState) {
+        self.id = id
+        switch state {
+        case .pending: self.state = "pending"; error = nil
+        case .confirmed: self.state = "confirmed"; error = nil
+        case .reverted(let failure): self.state = "reverted"; error = failure.description
+        }
+    }
+}
+
 /// The stages and events of one command, in order.
 public struct ChangeReport: Sendable, Equatable {
     /// The stages a list view applies, one after another.
     public var stages: [ReportedStage] = []
     /// Firebase's child events, in the order they were told.
     public var events: [ReportedEvent] = []
+    /// The writes that started, were confirmed or were reverted.
+    public var writes: [ReportedWrite] = []
 
-    /// Whether the command changed nothing: no stage and no event.
-    public var isEmpty: Bool { stages.isEmpty && events.isEmpty }
+    /// Whether the command changed nothing: no stage, no event, no write.
+    public var isEmpty: Bool { stages.isEmpty && events.isEmpty && writes.isEmpty }
 }
 
 enum SingleSectionStages {

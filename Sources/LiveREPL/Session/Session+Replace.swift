@@ -43,6 +43,10 @@ extension Session {
     /// (``SectionedCollection/setSections(by:)``).
     func replace(options newOptions: QueryOptions, mode newMode: LoadMode) async throws(REPLError) {
         let newQuery = try newOptions.query(), newSections = try newOptions.sectionPath()
+        // The writes made first: a window the server cuts is then read with
+        // them (a pending removal would otherwise leave it short until the
+        // server's next change).
+        await finishWrites(seconds: writeTimeout)
         // The same load mode, and sections by a child before and after (or
         // by none before and after): the live collection changes.
         if newMode == mode, (newSections == nil) == (view.sectionPath == nil) {

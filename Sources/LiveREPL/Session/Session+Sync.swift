@@ -24,6 +24,8 @@ extension Session {
     @discardableResult
     func waitUntilCurrent(command: String, seconds: Double) async throws(REPLError) -> Int {
         guard client != nil else { return firebase.collection.count }
+        // The writes made first: the server's answer is to hold them.
+        await finishWrites(seconds: seconds)
         var expected = try await serverAnswer()
         if expected.matches(firebase.collection) { return expected.keys.count }
         let waiter = SyncWaiter()

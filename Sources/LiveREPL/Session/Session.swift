@@ -234,7 +234,7 @@ public final class Session {
         switch command {
         case .put(let path, _, let json): try await inject(.put, path, json: json)
         case .patch(let path, _, let json): try await inject(.patch, path, json: json)
-        case .set, .update, .push, .remove: try await write(command)
+        case .set, .update, .push, .remove: try write(command)
         case .query(let options?): try await replace(options: options, mode: mode)
         case .load(let request): try await load(request)
         default: break

@@ -81,6 +81,11 @@ final class ChangeRecorder {
             onRecord?()
         }
         cancels.append { events.cancel() }
+        let writes = firebase.observeWrites { [unowned self] id, state in
+            report.writes.append(ReportedWrite(id: id, state: state))
+            onRecord?()
+        }
+        cancels.append { writes.cancel() }
         if let sectioned = view.sectioned {
             let steps = sectioned.observeSteps { [unowned self] steps in
                 for step in steps {

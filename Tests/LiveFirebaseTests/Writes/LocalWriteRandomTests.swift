@@ -80,7 +80,7 @@ struct LocalWriteRandomTests {
             let id = c.pendingWrites[0]
             if Int.random(in: 0..<5, using: &rng) == 0 {
                 gate.answer(.permissionDenied("refused"))
-                await #expect(throws: DatabaseError.self) { try await c.result(of: id) }
+                #expect(await c.outcome(of: id) == .reverted(.permissionDenied("refused")))
                 return
             }
             let before = server.data
@@ -95,7 +95,7 @@ struct LocalWriteRandomTests {
             if echo, echoFirst { try await Self.deliver(paths, to: c) }
             trace.append("acked")
             gate.answer()
-            try await c.result(of: id)
+            #expect(await c.outcome(of: id) == .confirmed)
             if echo, !echoFirst { try await Self.deliver(paths, to: c) }
             // No flicker: the server taking what is shown changes nothing.
             if !foreign {

@@ -34,7 +34,8 @@ struct LocalWriteTests {
         #expect(c.pendingWrites == [id])
         #expect(await gate.next() == .set("/c", ["s": 0]))
         gate.answer()
-        try await c.result(of: id)
+        #expect(await c.outcome(of: id) == .confirmed)
+        #expect(await c.outcome(of: 999) == nil, "a number never given")
         try await c.receive(.put, at: "/c", json: #"{"s": 0}"#)
         #expect(Self.rows(c) == ["c=0", "a=1", "b=2"])
         #expect(watched.takeStages().count == 1, "one change: the write; nothing at its confirmation or echo")
@@ -75,8 +76,47 @@ struct LocalWriteTests {
         try await c.receive(.put, at: "/a/t", json: "42")
         #expect(c.collection.models[0].dictionary["t"]?.numberValue == estimate, "still the write until confirmed")
         gate.answer()
-        try await c.result(of: id)
+        #expect(await c.outcome(of: id) == .confirmed)
         #expect(c.collection.models[0].dictionary["t"]?.numberValue == 42)
+    }
+
+    @Test("a server value confirmed before its data came stays estimated until the data comes, then shows it")
+    func serverValueDataAfterConfirmation() async throws {
+        let gate = WriteGate()
+        let c = try Self.make(gate)
+        defer { c.stop() }
+        try await c.receive(.put, at: .root, json: #"{"a": {"s": 1, "n": 5}}"#)
+        let watched = WatchedSections(c.collection)
+        let id = try c.write(.update("/a", ["n": [".sv": ["increment": 2]], "t": [".sv": "timestamp"]]))
+        #expect(c.collection.models[0].dictionary["n"] == 7, "estimated over what is shown")
+        _ = await gate.next()
+        gate.answer()
+        #expect(await c.outcome(of: id) == .confirmed)
+        #expect(c.collection.models[0].dictionary["n"] == 7 && watched.takeStages().count == 1, "no flicker")
+        #expect(!c.canSaveCache || c.cache == nil)
+        try await c.receive(.patch, at: "/a", json: #"{"n": 8, "t": 42}"#)
+        #expect(c.collection.models[0].dictionary == ["s": 1, "n": 8, "t": 42], "the server's values")
+        #expect(c.view.localWrites.isEmpty)
+    }
+
+    @Test("writes made are sent and answered even when nobody holds the collection any more")
+    func sentAfterRelease() async throws {
+        let gate = WriteGate()
+        weak var released: Collection?
+        do {
+            let c = try Self.make(gate)
+            try await c.receive(.put, at: .root, json: "{}")
+            try c.write(.set("/a", ["s": 1]))
+            try c.write(.set("/b", ["s": 2]))
+            c.stop()
+            released = c
+        }
+        #expect(await gate.next() == .set("/a", ["s": 1]))
+        gate.answer()
+        #expect(await gate.next() == .set("/b", ["s": 2]))
+        gate.answer()
+        while released != nil { await Task.yield() }
+        #expect(gate.sent.count == 2)
     }
 
     @Test("writes go one at a time, in the order they were made; a push is named here")
@@ -109,6 +149,7 @@ struct LocalWriteTests {
         try await c.receive(.put, at: .root, json: #"{"a": {"s": 1}}"#)
         #expect(throws: DatabaseError.self) { try c.write(.set("/b", ["bad/name": 1])) }
         #expect(throws: DatabaseError.self) { try c.write(.update("/", ["/": 1])) }
+        #expect(throws: DatabaseError.self) { try c.write(.update("/", ["a": 1, "a-b": 2, "a/s": 3])) }
         #expect(Self.rows(c) == ["a=1"])
         #expect(c.pendingWrites.isEmpty && gate.sent.isEmpty)
     }

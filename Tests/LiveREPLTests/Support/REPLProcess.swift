@@ -1,6 +1,7 @@
 // REPLProcess.swift — runs the built live-repl binary in script mode.
 
 import Foundation
+import LiveModel
 import LiveTestSupport
 import Testing
 
@@ -14,6 +15,24 @@ struct REPLRun {
         var lines = stdout.components(separatedBy: "\n")
         if lines.last == "" { lines.removeLast() }
         return lines
+    }
+
+    /// The lines of `--json` output that answer commands: without the
+    /// changes that came between them (`"between": true`, such as a
+    /// write's confirmation).
+    var commandLines: [String] { lines.filter { !$0.contains(#""between":true"#) } }
+
+    /// The states the `--json` output gave each write, in order.
+    var writeStates: [Int: [String]] {
+        var states: [Int: [String]] = [:]
+        for line in lines {
+            guard let value = try? JSONValue(parsing: line), case .array(let writes)? = value["writes"] else { continue }
+            for write in writes {
+                guard let id = write["id"]?.intValue, let state = write["state"]?.stringValue else { continue }
+                states[id, default: []].append(state)
+            }
+        }
+        return states
     }
 }
 
