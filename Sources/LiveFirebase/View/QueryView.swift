@@ -351,9 +351,14 @@ final class QueryView {
     /// Drops the children held for local writes that are not shown (none
     /// is shown any more).
     func dropHeldForWrites() {
+        // Decided before any goes: a removal moves the positions after it.
         let w = window
-        for key in heldForWrites where cache[key] != nil {
-            if let found = index.find(key), w.contains(found.position) { continue }
+        let hidden = heldForWrites.filter { key in
+            guard cache[key] != nil else { return false }
+            guard let found = index.find(key) else { return true }
+            return !w.contains(found.position)
+        }
+        for key in hidden {
             cache[key] = nil
             _ = index.remove(key)
         }

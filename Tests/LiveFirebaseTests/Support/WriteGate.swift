@@ -8,6 +8,8 @@ final class WriteGate {
     private var waiting: [(write: DatabaseWrite, done: CheckedContinuation<DatabaseError?, Never>)] = []
     /// Every write sent, in order.
     private(set) var sent: [DatabaseWrite] = []
+    /// Callers of ``next()`` waiting for a write to arrive.
+    private var arrivals: [CheckedContinuation<Void, Never>] = []
 
     var sender: WriteSender {
         WriteSender { _, write throws(DatabaseError) in
@@ -17,7 +19,12 @@ final class WriteGate {
 
     private func hold(_ write: DatabaseWrite) async -> DatabaseError? {
         sent.append(write)
-        return await withCheckedContinuation { waiting.append((write, $0)) }
+        return await withCheckedContinuation { done in
+            waiting.append((write, done))
+            let woken = arrivals
+            arrivals.removeAll()
+            for arrival in woken { arrival.resume() }
+        }
     }
 
     /// Whether a write waits for an answer.
@@ -25,7 +32,7 @@ final class WriteGate {
 
     /// The write that waits, once the collection has sent it.
     func next() async -> DatabaseWrite {
-        while waiting.isEmpty { await Task.yield() }
+        while waiting.isEmpty { await withCheckedContinuation { arrivals.append($0) } }
         return waiting[0].write
     }
 
