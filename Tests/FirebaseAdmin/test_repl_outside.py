@@ -142,6 +142,19 @@ def apply_stages(counts, change, where):
     return counts
 
 
+def show_sections(repl, scenario, where):
+    """`show`: the keys of each section (one list without sections) and the
+    row count of each."""
+    reply, _ = repl.command("show")
+    if "sections" not in reply:
+        raise AssertionError("%s: show printed %s" % (where, reply))
+    sections = [s["keys"] for s in reply["sections"]]
+    counts = [len(rows) for rows in sections]
+    if not scenario.section:
+        sections = [k for k in sections if k] or [[]]
+    return sections, counts
+
+
 class Scenario:
     """One query (order, bounds, limit, sections) and its expected window."""
 
@@ -278,12 +291,7 @@ class REPLOutsideTests(unittest.TestCase):
         self.assertEqual(status, 0, "%s\n%s" % (where, "\n".join(repl.transcript)))
 
     def show(self, repl, scenario, ref, where):
-        reply, _ = repl.command("show")
-        self.assertIn("sections", reply, where)
-        sections = [s["keys"] for s in reply["sections"]]
-        counts = [len(rows) for rows in sections]
-        if not scenario.section:
-            sections = [k for k in sections if k] or [[]]
+        sections, counts = show_sections(repl, scenario, where)
         flat = [k for rows in sections for k in rows]
         return list(flat) if not scenario.section else self.query_order(flat, scenario, ref), sections, counts
 

@@ -21,7 +21,7 @@ import unittest
 from firebase_admin import db
 
 from test_repl_outside import KEYS, REPL, SEED, Scenario, apply_stages, member_value, random_child, \
-    setUpModule, write_batch  # noqa: F401 (setUpModule initialises firebase-admin)
+    setUpModule, show_sections, write_batch  # noqa: F401 (setUpModule initialises firebase-admin)
 
 # Keys a REPL path can hold (a word: no space).
 PATH_KEYS = [k for k in KEYS if " " not in k]
@@ -67,7 +67,7 @@ class WritesOutsideTests(unittest.TestCase):
         try:
             reply, _ = repl.command("sync")
             self.assertTrue(reply.get("synced"), "%s: %s" % (where, reply))
-            counts = self.show(repl, scenario, ref, where)[1]
+            counts = show_sections(repl, scenario, where)[1]
 
             def take(line, step):
                 nonlocal counts
@@ -98,7 +98,7 @@ class WritesOutsideTests(unittest.TestCase):
                 self.assertTrue(reply.get("synced"), "%s: %s" % (step, reply))
                 for line in between:
                     take(line, step)
-                sections, shown_counts = self.show(repl, scenario, ref, where)
+                sections, shown_counts = show_sections(repl, scenario, where)
                 self.assertEqual(counts, shown_counts, "%s: stages applied vs show" % step)
                 self.assertEqual(sections, scenario.expected(ref)[1], "%s: show vs the server" % step)
                 for id_, seen in states.items():
@@ -107,15 +107,6 @@ class WritesOutsideTests(unittest.TestCase):
         finally:
             status = repl.close()
         self.assertEqual(status, 0, "%s\n%s" % (where, "\n".join(repl.transcript)))
-
-    def show(self, repl, scenario, ref, where):
-        reply, _ = repl.command("show")
-        self.assertIn("sections", reply, where)
-        sections = [s["keys"] for s in reply["sections"]]
-        counts = [len(rows) for rows in sections]
-        if not scenario.section:
-            sections = [k for k in sections if k] or [[]]
-        return sections, counts
 
 
 if __name__ == "__main__":
