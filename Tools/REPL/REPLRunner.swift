@@ -99,9 +99,13 @@ struct REPLRunner {
         }
         // The writes made are answered before the session ends.
         if !(await session.finishWrites(seconds: session.writeTimeout)) {
-            failed = true
+            if session.keepsWrites {
+                printer.print(.text(["writes \(session.pendingWrites) are kept in the cache and sent at the next start"]))
+            } else {
+                failed = true
             printer.error(.outOfSync(command: "quit", seconds: session.writeTimeout,
                                      detail: "writes still pending: \(session.pendingWrites)"))
+            }
         }
         live.flush()
         // What the server confirmed is kept for the next start (--cache).

@@ -59,16 +59,23 @@ public struct CollectionCache: Sendable, Equatable {
         return JSONValue.array([.string(scope), .string("\(reference)"), .string(parameters)]).jsonText()
     }
 
+    /// What identifies the queue of writes made through collections of
+    /// `reference`: the scope and the location.
+    func writesIdentity(_ reference: DatabaseReference) -> String {
+        JSONValue.array([.string(scope), .string("\(reference)"), .string("writes")]).jsonText()
+    }
+
     /// The file for `identity`: a 64-bit FNV-1a hash of it, in hex (the
-    /// header line holds the identity itself, so a collision reads as a miss).
-    func path(for identity: String) -> String {
+    /// header line holds the identity itself, so a collision reads as a
+    /// miss), with `suffix`.
+    func path(for identity: String, suffix: String = ".cache") -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in identity.utf8 {
             hash ^= UInt64(byte)
             hash = hash &* 0x100_0000_01b3
         }
         let hex = String(hash, radix: 16)
-        return directory + "/" + String(repeating: "0", count: 16 - hex.count) + hex + ".cache"
+        return directory + "/" + String(repeating: "0", count: 16 - hex.count) + hex + suffix
     }
 
     /// The saved children of `identity` as a `put` payload's text, or nil

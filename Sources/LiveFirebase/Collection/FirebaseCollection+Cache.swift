@@ -11,8 +11,8 @@ extension FirebaseCollection {
     /// Starts showing the cache's children, when there is a cache, nothing
     /// is loaded and its file holds this query's: read and parsed away from
     /// the main actor, then applied as a first load whose status is
-    /// ``CollectionStatus/cached``. The stream's messages (and ``receive(_:)``)
-    /// wait for it.
+    /// ``CollectionStatus/cached``, then the writes the cache kept over
+    /// them. The stream's messages (and ``receive(_:)``) wait for it.
     func showCached() {
         guard let cache, !hasLoaded, cacheLoad == nil else { return }
         let identity = cacheIdentity, order = view.query.order
@@ -21,6 +21,8 @@ extension FirebaseCollection {
         cacheLoad = Task { [weak self] in
             let payload = await Self.readCache(cache, identity, order)
             await self?.applyCached(payload, identity: identity, load: load)
+            // The writes kept with the cache show over its children.
+            self?.restoreWrites()
         }
     }
 
@@ -45,7 +47,7 @@ extension FirebaseCollection {
         defer { cacheLoad = nil }
         // Not if something came first (a value from elsewhere, a stop), nor
         // for another query than the one read (set meanwhile).
-        guard let payload, !hasLoaded, stream != nil, identity == cacheIdentity else { return }
+        guard let payload, !hasLoaded, stream != nil || listensWhenOnline, identity == cacheIdentity else { return }
         await handle(.put(payload), fromCache: true)
     }
 

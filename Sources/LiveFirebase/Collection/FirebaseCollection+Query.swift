@@ -72,7 +72,7 @@ extension FirebaseCollection {
             let next = QueryView(query: Self.effectiveQuery(validated, mode: mode, pages: 1))
             next.adoptLocalWrites(of: view)
             view = next
-            guard stream != nil else { return }
+            guard stream != nil || listensWhenOnline else { return }
             stream?.stop()
             stream = nil
             // A cache read for the old query is not for this one.

@@ -77,6 +77,24 @@ extension FirebaseCollection {
     ///   k; a write of the whole location changes every child (u = n).
     @discardableResult
     public func write(_ write: DatabaseWrite) throws(DatabaseError) -> Int {
+        restoreWrites()
+        let (updates, hasServerValues) = try localUpdates(of: write)
+        let id = nextWriteID
+        nextWriteID += 1
+        writeQueue.append(id, write)
+        applyLocally(view.applyLocal(updates, id: id, hasServerValues: hasServerValues))
+        tellWrite(id, .pending)
+        sendWrites()
+        return id
+    }
+
+    /// What `write` replaces, as the view shows it: its server values
+    /// estimated over what is shown.
+    /// - Throws: ``DatabaseError/invalidValue(_:)`` for a value the
+    ///   database cannot store.
+    func localUpdates(of write: DatabaseWrite) throws(DatabaseError)
+        -> (updates: [(path: [Key], value: Snapshot)], hasServerValues: Bool)
+    {
         let replacements = try write.replacements()
         for (path, value) in replacements { try RESTValueCheck.check(value, at: path.description) }
         let now = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
@@ -91,14 +109,7 @@ extension FirebaseCollection {
             }
             updates.append((path.keys, snapshot))
         }
-        let id = nextWriteID
-        nextWriteID += 1
-        writeQueue.append((id, write))
-        pendingWriteIDs.append(id)
-        applyLocally(view.applyLocal(updates, id: id, hasServerValues: hasServerValues))
-        tellWrite(id, .pending)
-        sendWrites()
-        return id
+        return (updates, hasServerValues)
     }
 
     /// Waits until write `id` (from ``write(_:)``) is answered.
@@ -108,7 +119,7 @@ extension FirebaseCollection {
     /// - Complexity: O(w) for w writes pending, then the wait.
     public func outcome(of id: Int) async -> WriteState? {
         if let done = finishedWrites[id] { return done.map { .reverted($0) } ?? .confirmed }
-        guard pendingWriteIDs.contains(id) else { return nil }
+        guard writeQueue.entry(id) != nil else { return nil }
         let error: DatabaseError? = await withCheckedContinuation { writeWaiters[id, default: []].append($0) }
         return error.map { .reverted($0) } ?? .confirmed
     }
@@ -119,9 +130,9 @@ extension FirebaseCollection {
     }
 
     /// The numbers of the writes shown and not yet confirmed or reverted,
-    /// oldest first.
-    /// - Complexity: O(1).
-    public var pendingWrites: [Int] { pendingWriteIDs }
+    /// oldest first (those of an earlier run included, with a ``cache``).
+    /// - Complexity: O(w) for w writes pending.
+    public var pendingWrites: [Int] { writeQueue.entries.map(\.id) }
 
     /// Calls `handler` with each write's number and state: `.pending` when
     /// it is shown, then `.confirmed` or `.reverted`.
@@ -139,32 +150,47 @@ extension FirebaseCollection {
         return child.value[path: DatabasePath(uncheckedKeys: Array(path.keys.dropFirst()))]
     }
 
-    /// Sends the next queued write, unless one is on its way.
-    private func sendWrites() {
-        guard !sendingWrite, !writeQueue.isEmpty else { return }
+    /// Sends the next queued write, unless one is on its way, the
+    /// collection is offline or writes wait for a connection.
+    ///
+    /// The write is noted as attempted (on disk, with a cache) before it is
+    /// sent. A connection failure keeps it first in the queue, to be sent
+    /// again (as ``WriteAttempt/again`` when it may have reached the
+    /// server) once the connection is back; any other answer finishes it.
+    func sendWrites() {
+        guard !sendingWrite, !isOffline, !writesWaitForConnection, let next = writeQueue.entries.first else { return }
         sendingWrite = true
-        let (id, write) = writeQueue.removeFirst()
+        let attempt: WriteAttempt = next.attempted ? .again : .first
+        writeQueue.setAttempted(next.id, true)
+        // The server's data from before it was sent cannot hold it.
+        view.sending(next.id)
         let sender = writer, reference = reference
         // The collection stays alive until its queue is sent: a write shown
         // is never dropped because nobody holds the collection any more.
         Task {
             var failure: DatabaseError?
-            do throws(DatabaseError) { try await sender.send(reference, write) } catch { failure = error }
+            do throws(DatabaseError) { try await sender.send(reference, next.write, attempt) } catch { failure = error }
             self.sendingWrite = false
-            self.finishWrite(id, failure)
+            if let failure, failure.isConnectionFailure {
+                if attempt == .first, !failure.mayHaveReachedServer { self.writeQueue.setAttempted(next.id, false) }
+                self.waitForConnection()
+                return
+            }
+            self.writeFailures = 0
+            self.finishWrite(next.id, failure)
             self.sendWrites()
         }
     }
 
     private func finishWrite(_ id: Int, _ failure: DatabaseError?) {
         applyLocally(failure == nil ? view.acknowledge(id) : view.revert(id))
-        pendingWriteIDs.removeAll { $0 == id }
+        writeQueue.remove(id)
         finishedWrites[id] = .some(failure)
         finishedWrites[id - Self.finishedWritesKept] = nil
         tellWrite(id, failure.map { .reverted($0) } ?? .confirmed)
         for waiter in writeWaiters.removeValue(forKey: id) ?? [] { waiter.resume(returning: failure) }
         // Saved once nothing unconfirmed is shown.
-        if pendingWriteIDs.isEmpty { saveCacheSoon() }
+        if writeQueue.isEmpty { saveCacheSoon() }
     }
 
     /// Outcomes kept for ``outcome(of:)`` after a write finished.
@@ -172,7 +198,7 @@ extension FirebaseCollection {
 
     /// Applies the events of a local write, its confirmation or its revert:
     /// one change.
-    private func applyLocally(_ events: [ChildEvent]) {
+    func applyLocally(_ events: [ChildEvent]) {
         guard !events.isEmpty else { return }
         if events.contains(where: { $0.key != events[0].key }) {
             collection.performBatch { applyEach(events) }
@@ -183,7 +209,7 @@ extension FirebaseCollection {
         cacheChanges &+= 1
     }
 
-    private func tellWrite(_ id: Int, _ state: WriteState) {
+    func tellWrite(_ id: Int, _ state: WriteState) {
         for handler in writeObservers { handler(id, state) }
     }
 }

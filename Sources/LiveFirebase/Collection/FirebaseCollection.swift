@@ -44,7 +44,14 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     /// The feed turning children into models through the data source.
     package let feed: CollectionFeed<Source>
     /// Where listening stands.
-    public internal(set) var status: CollectionStatus = .stopped { didSet { if status != oldValue { tellStatus() } } }
+    public internal(set) var status: CollectionStatus = .stopped {
+        didSet {
+            guard status != oldValue else { return }
+            tellStatus()
+            // A connection works: writes waiting for one go.
+            if status == .live { resumeWrites() }
+        }
+    }
     /// Number of pages asked for (``LoadMode/paged(size:)`` only; 1 otherwise).
     public internal(set) var pages = 1
     /// How far the current connection's first `put` has arrived (nil before
@@ -113,17 +120,30 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     public let writer: WriteSender
     var pushIDs = PushIDGenerator()
     var nextWriteID = 1
-    /// Writes made and not sent yet, in order; one is sent at a time.
-    var writeQueue: [(id: Int, write: DatabaseWrite)] = []
+    /// Writes made and not answered yet, in order (on disk with a cache);
+    /// the first is sent, one at a time.
+    let writeQueue: WriteQueue
     var sendingWrite = false
-    /// Writes shown and not yet confirmed or reverted, oldest first.
-    var pendingWriteIDs: [Int] = []
+    /// Whether the queue's writes from an earlier run are shown yet.
+    var writesRestored = false
+    /// Whether writes wait for a connection (one failed, or they were
+    /// restored): they go once the collection is live, or after a backoff.
+    var writesWaitForConnection = false
+    /// Connection failures of writes in a row, for the backoff.
+    var writeFailures = 0
+    var writeRetry: Task<Void, Never>?
+    /// Whether the collection is offline (``goOffline()``), and whether it
+    /// listens again when back online.
+    public internal(set) var isOffline = false
+    var listensWhenOnline = false
     /// The outcomes of the last writes finished (nil: confirmed).
     var finishedWrites: [Int: DatabaseError?] = [:]
     var writeWaiters: [Int: [CheckedContinuation<DatabaseError?, Never>]] = [:]
     var writeObservers = ObserverList<(Int, WriteState) -> Void>()
     /// How a save waits for the cache's interval (tests replace it).
     package var cacheWait: @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
+    /// How writes wait before trying a connection again (tests replace it).
+    package var writeRetryWait: @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
 
     /// A collection of `query` at `reference`, not started yet.
     /// - Parameters:
@@ -170,6 +190,8 @@ public final class FirebaseCollection<Source: ModelDataSource> {
         collection = SortedCollection<Model>(order: query.order)
         feed = CollectionFeed(collection: collection, dataSource: dataSource)
         view = QueryView(query: Self.effectiveQuery(query, mode: mode, pages: 1))
+        writeQueue = cache.map { WriteQueue(cache: $0, reference: reference) } ?? WriteQueue()
+        nextWriteID = (writeQueue.entries.map(\.id).max() ?? 0) + 1
     }
 
     /// The query the stream asks for: the given one, with a limit of the
@@ -219,6 +241,11 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     /// through the collection (``write(_:)``) are still sent and answered.
     public func stop() {
         saveCacheSoon(now: true)
+        listensWhenOnline = false
+        if status == .offline {
+            status = .stopped
+            failWaiters(.stopped)
+        }
         guard let stream else { return }
         stream.stop()
         self.stream = nil
@@ -247,6 +274,12 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     }
 
     func open() {
+        guard !isOffline else {
+            // Opened by goOnline().
+            listensWhenOnline = true
+            status = .offline
+            return
+        }
         generation += 1
         let current = generation
         let opened = opener.open(reference, view.query)

@@ -29,6 +29,10 @@ public enum CollectionStatus: Sendable, Equatable, CustomStringConvertible {
     case live
     /// The connection was lost; it comes back by itself and resyncs.
     case reconnecting(DatabaseError)
+    /// Offline (``FirebaseCollection/goOffline()``): not connected, by
+    /// choice. Writes show and wait; ``FirebaseCollection/goOnline()``
+    /// connects again, resyncs and sends them, in order.
+    case offline
     /// Listening ended for good (permission denied, credential revoked and
     /// not renewable, a refused query, …); the data is kept.
     case failed(DatabaseError)
@@ -41,6 +45,7 @@ public enum CollectionStatus: Sendable, Equatable, CustomStringConvertible {
         case .cached: return "cached (not yet confirmed by the server)"
         case .live: return "live"
         case .reconnecting(let error): return "reconnecting (\(error))"
+        case .offline: return "offline (writes wait to be sent)"
         case .failed(let error): return "failed: \(error)"
         }
     }

@@ -38,6 +38,11 @@ public enum DatabaseError: Error, Sendable, Hashable {
     /// The disk cache (``CollectionCache``) could not be written: the file
     /// and the system's reason. What was saved before stays.
     case cache(String)
+    /// The connection was lost after a write was sent, so whether the
+    /// server applied it is unknown, and sending it again could apply it
+    /// twice (it holds a server value such as an increment): it is not sent
+    /// again, and the server's data shows.
+    case writeOutcomeUnknown(String)
 }
 
 extension DatabaseError: CustomStringConvertible {
@@ -57,6 +62,7 @@ extension DatabaseError: CustomStringConvertible {
         case .tooManyRedirects(let n): return "too many redirects (\(n))"
         case .stopped: return "stopped before the data had loaded"
         case .cache(let reason): return "the disk cache could not be written: \(reason)"
+        case .writeOutcomeUnknown(let reason): return "the write's outcome is unknown: \(reason)"
         }
     }
 }

@@ -48,6 +48,7 @@ struct StreamRedactor: Sendable {
         case .invalidResponse(let reason): return .invalidResponse(scrub(reason))
         case .tooManyRedirects, .stopped: return error
         case .cache(let reason): return .cache(scrub(reason))
+        case .writeOutcomeUnknown(let reason): return .writeOutcomeUnknown(scrub(reason))
         }
     }
 

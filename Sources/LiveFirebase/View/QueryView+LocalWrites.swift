@@ -90,6 +90,16 @@ extension QueryView {
         return restage(keys)
     }
 
+    /// Write `id` is being sent: what the server said before cannot hold
+    /// it, so it no longer counts against it (a write made offline, then a
+    /// resync, then sent, is taken into the server's data when confirmed).
+    /// - Complexity: O(w) for w writes.
+    func sending(_ id: Int) {
+        guard let i = localWrites.firstIndex(where: { $0.id == id }) else { return }
+        localWrites[i].spokenKeys = []
+        localWrites[i].serverSpokeOfAll = false
+    }
+
     /// The server confirmed write `id`, which goes. Where the server has
     /// spoken of a child since the write was made, its data is the truth
     /// (its stream brought the write, or what followed it); elsewhere the

@@ -52,28 +52,3 @@ public enum WriteState: Sendable, Hashable {
     /// shows the server's data again.
     case reverted(DatabaseError)
 }
-
-/// How a collection's writes reach the database.
-/// ``database(transport:)`` sends them through the REST API.
-public struct WriteSender: Sendable {
-    let send: @Sendable (DatabaseReference, DatabaseWrite) async throws(DatabaseError) -> Void
-
-    /// A sender that calls `send` with the collection's location and each
-    /// write, one at a time, in the order they were made; a throw reverts
-    /// the write.
-    public init(_ send: @escaping @Sendable (DatabaseReference, DatabaseWrite) async throws(DatabaseError) -> Void) {
-        self.send = send
-    }
-
-    /// Sends each write with a ``DatabaseClient`` of the collection's location.
-    public static func database(transport: any HTTPTransport = PlatformHTTPTransport.shared) -> WriteSender {
-        WriteSender { reference, write throws(DatabaseError) in
-            let client = DatabaseClient(reference, transport: transport)
-            switch write {
-            case .set(let path, let value, let etag): try await client.set(value, at: path, ifMatch: etag)
-            case .remove(let path, let etag): try await client.remove(at: path, ifMatch: etag)
-            case .update(let path, let values): try await client.update(values, at: path)
-            }
-        }
-    }
-}

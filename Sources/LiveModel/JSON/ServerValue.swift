@@ -54,4 +54,11 @@ package enum ServerValue {
         }
         return .object(out)
     }
+
+    /// Whether `value` holds a server value anywhere.
+    /// - Complexity: O(size of `value`).
+    package static func contains(_ value: JSONValue) -> Bool {
+        guard case .object(let members) = value else { return false }
+        return members[".sv"] != nil || members.values.contains(where: contains)
+    }
 }

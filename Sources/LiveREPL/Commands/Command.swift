@@ -30,6 +30,10 @@ public enum Command: Sendable, Equatable {
     /// Wait until the collection equals the server's answer to the query,
     /// at most this many seconds (the session's write timeout by default).
     case sync(seconds: Double?)
+    /// Drop the connection to the server: writes show and wait.
+    case offline
+    /// Connect again: resync, then send the writes that waited, in order.
+    case online
     /// List the commands, or explain one.
     case help(String?)
     /// Leave.
@@ -55,7 +59,7 @@ public enum Command: Sendable, Equatable {
     public var changesCollection: Bool {
         switch self {
         case .put, .patch, .set, .update, .push, .remove, .query(.some), .load: return true
-        case .show, .query(nil), .stats, .sync, .help, .quit, .nothing: return false
+        case .show, .query(nil), .stats, .sync, .offline, .online, .help, .quit, .nothing: return false
         }
     }
 
@@ -73,6 +77,8 @@ public enum Command: Sendable, Equatable {
         case .load: return "load"
         case .stats: return "stats"
         case .sync: return "sync"
+        case .offline: return "offline"
+        case .online: return "online"
         case .help: return "help"
         case .quit: return "quit"
         case .nothing: return ""
@@ -102,6 +108,10 @@ let commandUsages: [(name: String, usage: String, example: String, summary: Stri
     ("stats", "stats", "stats", "print children, sections, memory and events per second"),
     ("sync", "sync [SECONDS]", "sync 10",
      "wait until the collection equals the server's answer to the query (fails after SECONDS, 5 by default)"),
+    ("offline", "offline", "offline",
+     "drop the connection to the server: writes show at once and wait (kept on disk with --cache)"),
+    ("online", "online", "online",
+     "connect again: the collection resyncs, then the writes that waited are sent, each once, in order"),
     ("help", "help [COMMAND]", "help put", "list the commands, or explain one"),
     ("quit", "quit", "quit", "leave (end of input does too)"),
 ]

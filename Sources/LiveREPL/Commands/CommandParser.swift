@@ -47,9 +47,15 @@ public enum CommandParser {
             let path = try scanner.path(command: word)
             try scanner.end(command: word)
             return .remove(path, ifMatch: etag)
-        case "show", "stats", "quit", "exit":
+        case "show", "stats", "quit", "exit", "offline", "online":
             try scanner.end(command: word)
-            return word == "show" ? .show : word == "stats" ? .stats : .quit
+            switch word {
+            case "show": return .show
+            case "stats": return .stats
+            case "offline": return .offline
+            case "online": return .online
+            default: return .quit
+            }
         case "help":
             let topic = scanner.word()?.text
             try scanner.end(command: word)

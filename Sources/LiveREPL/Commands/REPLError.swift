@@ -18,6 +18,8 @@ public enum REPLError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidQuery(String)
     /// The command needs a server and the REPL runs offline.
     case needsServer(String)
+    /// A command that needs the server's answer, while offline.
+    case offline(String)
     /// The database refused or failed.
     case database(DatabaseError)
     /// The collection did not come to equal the server's answer to the
@@ -41,7 +43,9 @@ public enum REPLError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidQuery(let reason):
             return "invalid query: \(reason)"
         case .needsServer(let command):
-            return "\(command) writes through the server, and this session is offline; inject with put or patch"
+            return "\(command) needs a server, and this session has none (--offline); inject with put or patch"
+        case .offline(let command):
+            return "\(command) needs the server's answer, and the session is offline; run online first"
         case .database(let error):
             return error.description
         case .outOfSync(let command, let seconds, let detail):

@@ -24,6 +24,35 @@ extension Session {
         }
     }
 
+    /// Drops the connection to the server (`offline`) or restores it
+    /// (`online`: the collection resyncs, then the writes that waited are
+    /// sent); the resync's change and the writes' answers come between
+    /// commands.
+    /// - Returns: What happened, in words.
+    /// - Throws: ``REPLError/needsServer(_:)`` in a session without a server.
+    func connect(online: Bool) throws(REPLError) -> [String] {
+        guard client != nil else { throw .needsServer(online ? "online" : "offline") }
+        let waiting = firebase.pendingWrites.count
+        if online {
+            guard firebase.isOffline else { return ["already online"] }
+            firebase.goOnline()
+            return ["online: resyncing" + (waiting > 0 ? "; \(waiting) writes to send, in order" : "")]
+        }
+        guard !firebase.isOffline else { return ["already offline"] }
+        firebase.goOffline()
+        return ["offline: writes show at once and wait for online"
+            + (firebase.cache != nil ? " (kept on disk in the cache)" : "")]
+    }
+
+    /// Refuses `command` while offline: it needs the server's answer.
+    func requireOnline(_ command: String) throws(REPLError) {
+        if firebase.isOffline { throw .offline(command) }
+    }
+
+    /// Whether writes not yet answered are kept on disk (a cache holds the
+    /// queue), to be sent at the next start.
+    public var keepsWrites: Bool { firebase.cache != nil && firebase.writeQueueError == nil }
+
     /// The numbers of the writes shown and not yet confirmed or reverted.
     public var pendingWrites: [Int] { firebase.pendingWrites }
 
@@ -32,6 +61,8 @@ extension Session {
     @discardableResult
     public func finishWrites(seconds: Double) async -> Bool {
         guard !firebase.pendingWrites.isEmpty else { return true }
+        // Offline, they wait for online (kept on disk with a cache).
+        guard !firebase.isOffline else { return false }
         let waiter = SyncWaiter()
         let watch = firebase.observeWrites { [unowned self] _, _ in
             if firebase.pendingWrites.isEmpty { waiter.finish(true) }

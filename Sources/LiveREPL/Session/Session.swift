@@ -224,8 +224,10 @@ public final class Session {
         case .show: return .sections(view.shown())
         case .stats: return .stats(statsLines(), initialLoad)
         case .sync(let seconds):
+            try requireOnline("sync")
             return .synced(children: try await waitUntilCurrent(command: "sync", seconds: seconds ?? writeTimeout))
         case .query(nil): return .text(queryLines())
+        case .offline, .online: return .text(try connect(online: command == .online))
         default: break
         }
         // A change: what the stream brought since the last command is not
@@ -235,8 +237,12 @@ public final class Session {
         case .put(let path, _, let json): try await inject(.put, path, json: json)
         case .patch(let path, _, let json): try await inject(.patch, path, json: json)
         case .set, .update, .push, .remove: try write(command)
-        case .query(let options?): try await replace(options: options, mode: mode)
-        case .load(let request): try await load(request)
+        case .query(let options?):
+            try requireOnline("query")
+            try await replace(options: options, mode: mode)
+        case .load(let request):
+            try requireOnline("load")
+            try await load(request)
         default: break
         }
         return .change(recorder.take())

@@ -6,19 +6,21 @@ import LiveFirebase
 @MainActor
 final class WriteGate {
     private var waiting: [(write: DatabaseWrite, done: CheckedContinuation<DatabaseError?, Never>)] = []
-    /// Every write sent, in order.
+    /// Every write sent, in order, and whether each was an attempt again.
     private(set) var sent: [DatabaseWrite] = []
+    private(set) var attempts: [WriteAttempt] = []
     /// Callers of ``next()`` waiting for a write to arrive.
     private var arrivals: [CheckedContinuation<Void, Never>] = []
 
     var sender: WriteSender {
-        WriteSender { _, write throws(DatabaseError) in
-            if let failure = await self.hold(write) { throw failure }
+        WriteSender { _, write, attempt throws(DatabaseError) in
+            if let failure = await self.hold(write, attempt) { throw failure }
         }
     }
 
-    private func hold(_ write: DatabaseWrite) async -> DatabaseError? {
+    private func hold(_ write: DatabaseWrite, _ attempt: WriteAttempt) async -> DatabaseError? {
         sent.append(write)
+        attempts.append(attempt)
         return await withCheckedContinuation { done in
             waiting.append((write, done))
             let woken = arrivals

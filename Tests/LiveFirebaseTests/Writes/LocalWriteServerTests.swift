@@ -71,8 +71,10 @@ struct LocalWriteServerTests {
         var start = JSONObject()
         for _ in 0..<6 { start[key().string] = child() }
         try await client.set(.object(start))
+        // Every write request the collection sends, to count them.
+        let sent = RESTRecordingTransport()
         let c = try FirebaseCollection(reference: reference, query: query, mode: .live,
-                                       dataSource: DecodingDataSource<RawChild>())
+                                       dataSource: DecodingDataSource<RawChild>(), writer: .database(transport: sent))
         try await c.start()
         defer { c.stop() }
         let watched = WatchedSections(c.collection)
@@ -101,9 +103,12 @@ struct LocalWriteServerTests {
                       }]
         defer { for token in tokens { token.cancel() } }
         var refused: [Int] = []
+        var made = 0
         for step in 0..<40 {
             let path = try DatabasePath([key()])
-            switch Int.random(in: 0..<10, using: &rng) {
+            let roll = Int.random(in: 0..<12, using: &rng)
+            if roll < 7 { made += 1 }
+            switch roll {
             case 0..<3: try c.write(.set(path, child()))
             case 3: try c.write(.remove(path))
             case 4: try c.write(.set(try path.child("s"), .number(Double(Int.random(in: 0..<8, using: &rng)))))
@@ -111,6 +116,9 @@ struct LocalWriteServerTests {
             case 6: _ = try c.pushWrite(child())
             case 7: try await client.set(child(), at: path)
             case 8: try await client.remove(at: path)
+            // Offline for a while: writes wait, another client's go on.
+            case 10: c.goOffline()
+            case 11: c.goOnline()
             default: try await client.update([try DatabasePath([key(), "s"]): .number(Double(Int.random(in: 0..<8, using: &rng)))])
             }
             #expect(watched.problem == nil, "\(seed), step \(step): \(watched.problem ?? "")")
@@ -120,7 +128,10 @@ struct LocalWriteServerTests {
                 if shown != held { return }
             }
         }
+        c.goOnline()
         for id in c.pendingWrites { _ = await c.outcome(of: id) }
+        let requests = sent.requests.filter { $0.httpMethod != "GET" }
+        #expect(requests.count == made, "\(seed): \(made) writes made, \(requests.count) sent")
         for id in refused {
             guard case .reverted(.etagMismatch)? = await c.outcome(of: id) else {
                 Issue.record("\(seed): write \(id) with a stale ETag was not refused")
