@@ -15,6 +15,9 @@ struct CommandParserTests {
         #expect(try CommandParser.parse("set --if-match abc /a 1") == .set("/a", 1, ifMatch: "abc"))
         #expect(try CommandParser.parse("show") == .show)
         #expect(try CommandParser.parse("stats") == .stats)
+        #expect(try CommandParser.parse("offline") == .offline)
+        #expect(try CommandParser.parse(" online ") == .online)
+        #expect(throws: REPLError.self) { try CommandParser.parse("offline now") }
         #expect(try CommandParser.parse("quit") == .quit)
         #expect(try CommandParser.parse("exit") == .quit)
         #expect(try CommandParser.parse("help") == .help(nil))

@@ -5,6 +5,7 @@
 // session ends.
 
 import Foundation
+import LiveFirebase
 import LiveModel
 import LiveServer
 import Testing
@@ -102,6 +103,40 @@ struct ServerSessionTests {
         #expect(reverts.count == 1 && reverts[0].contains("ETag"), "\(reverts)")
         // Each revert is a change of its own, with the stages a list view applies.
         #expect(reverts.allSatisfy { !$0.contains(#""stages":[]"#) }, "\(reverts)")
+    }
+
+    @Test("offline: writes show and wait, are kept in the cache at the end, and are sent once by the next run")
+    func offlineWrites() async throws {
+        let server = try await LiveServer.start(LiveServerConfiguration())
+        defer { Task { try? await server.shutdown() } }
+        let client = DatabaseClient(try DatabaseReference(url: server.url, path: "/items"))
+        try await client.set(["a": ["n": 1], "b": ["n": 2]])
+        let cache = NSTemporaryDirectory() + "live-repl-offline-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let options = ["--url", server.url, "--order-by", "n", "--cache", cache, "--json"]
+        let first = try await REPLProcess.run(options, input: """
+            offline
+            set /c {"n": 0}
+            remove /a
+            sync
+            show
+            """ + "\n")
+        #expect(first.status == 1, "sync while offline is an error: \(first.stdout)\n\(first.stderr)")
+        let lines = first.commandLines
+        try #require(lines.count == 6, "five commands, then the note on the writes kept: \(first.stdout)")
+        #expect(try Self.shows(lines[4]) == [["c", "b"]], "shown at once, offline")
+        guard case .error(let message) = try REPLLine(lines[3]) else { Issue.record("\(lines[3])"); return }
+        #expect(message.contains("offline"), "\(message)")
+        #expect(first.writeStates == [1: ["pending"], 2: ["pending"]], "\(first.stdout)")
+        #expect(first.stdout.contains("kept in the cache"), "\(first.stdout)")
+        #expect(try await client.get().value == ["a": ["n": 1], "b": ["n": 2]], "nothing sent offline")
+
+        let second = try await REPLProcess.run(options, input: "show\nsync\nshow\n")
+        #expect(second.status == 0, "\(second.stdout)\n\(second.stderr)")
+        #expect(try Self.shows(try #require(second.commandLines.first)) == [["c", "b"]], "the writes show from the start")
+        #expect(try Self.shows(try #require(second.commandLines.last)) == [["c", "b"]])
+        #expect(second.writeStates == [1: ["confirmed"], 2: ["confirmed"]], "\(second.stdout)")
+        #expect(try await client.get().value == ["b": ["n": 2], "c": ["n": 0]])
     }
 
     @Test("human output, connected: set then show shows the write")
