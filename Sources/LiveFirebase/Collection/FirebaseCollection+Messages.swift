@@ -129,7 +129,7 @@ extension FirebaseCollection {
             // The cache's children: shown, not confirmed.
             hasLoaded = true
             showsCached = true
-            status = .cached
+            status = isOffline ? .offline : .cached
             if shownFilterVersion != filterVersion { refilter() }
             return
         }

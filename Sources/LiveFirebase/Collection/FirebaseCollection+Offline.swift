@@ -36,7 +36,7 @@ extension FirebaseCollection {
     public func goOnline() {
         guard isOffline else { return }
         isOffline = false
-        guard listensWhenOnline else { return sendWrites() }
+        guard listensWhenOnline else { return resumeWrites(orSend: true) }
         listensWhenOnline = false
         // The server's value first, so a write's confirmation finds the
         // data it was sent over.
@@ -47,6 +47,7 @@ extension FirebaseCollection {
     /// Why the queue of writes could not be kept on disk (it is kept in
     /// memory then), or why a write kept from an earlier run was skipped;
     /// nil when the queue is on disk, or there is no ``cache``.
+    /// - Complexity: O(1).
     public var writeQueueError: DatabaseError? { writeQueue.failure }
 
     /// Shows the writes the ``cache`` kept from an earlier run, once, over
@@ -56,7 +57,13 @@ extension FirebaseCollection {
         guard !writesRestored else { return }
         writesRestored = true
         guard !writeQueue.isEmpty else { return }
-        for entry in writeQueue.entries {
+        // One change, over what is shown.
+        collection.performBatch { restore(writeQueue.entries) }
+        waitForConnection(backoff: false)
+    }
+
+    private func restore(_ entries: [WriteQueue.Entry]) {
+        for entry in entries {
             do throws(DatabaseError) {
                 let (updates, hasServerValues) = try localUpdates(of: entry.write)
                 applyLocally(view.applyLocal(updates, id: entry.id, hasServerValues: hasServerValues))
@@ -67,7 +74,6 @@ extension FirebaseCollection {
             }
             tellWrite(entry.id, .pending)
         }
-        waitForConnection(backoff: false)
     }
 
     /// Holds writes until a connection works: the collection is live again
@@ -78,19 +84,31 @@ extension FirebaseCollection {
         if backoff { writeFailures += 1 }
         let seconds = 1 << min(max(writeFailures - 1, 0), 6)
         writeRetry?.cancel()
-        let wait = writeRetryWait
-        // Holds the collection, as its send does.
-        writeRetry = Task {
-            await wait(.seconds(min(seconds, 60)))
-            guard !Task.isCancelled else { return }
-            self.writeRetry = nil
-            self.resumeWrites()
+        let wait = writeRetryWait, delay = Duration.seconds(min(seconds, 60))
+        if writeQueue.file != nil {
+            // On disk, the writes outlive the collection: a collection
+            // nobody holds goes (and lets go of the queue's file).
+            writeRetry = Task { [weak self] in
+                await wait(delay)
+                guard !Task.isCancelled, let self else { return }
+                self.writeRetry = nil
+                self.resumeWrites()
+            }
+        } else {
+            // In memory only, the collection stays until they are sent.
+            writeRetry = Task {
+                await wait(delay)
+                guard !Task.isCancelled else { return }
+                self.writeRetry = nil
+                self.resumeWrites()
+            }
         }
     }
 
-    /// Sends the writes that waited for a connection.
-    func resumeWrites() {
-        guard writesWaitForConnection else { return }
+    /// Sends the writes that waited for a connection (with `orSend`, the
+    /// queue's next write in any case).
+    func resumeWrites(orSend: Bool = false) {
+        guard writesWaitForConnection else { return orSend ? sendWrites() : () }
         writesWaitForConnection = false
         writeRetry?.cancel()
         writeRetry = nil
@@ -99,23 +117,28 @@ extension FirebaseCollection {
 }
 
 extension DatabaseError {
-    /// Whether the server could not be reached (or answered that it cannot
-    /// serve now: 502, 503, 504), so that a write is kept and sent again
-    /// rather than reverted.
+    /// How a ``DatabaseError/transport(_:)`` reason begins when no
+    /// connection was made, so the request was never sent.
+    static let notSentPrefix = "not sent: "
+
+    /// Whether the server could not be reached or could not serve (a 502,
+    /// 503 or 504), or no credential could be had for the request, so that
+    /// a write is kept and sent again rather than reverted.
     var isConnectionFailure: Bool {
         switch self {
-        case .transport: return true
+        case .transport, .credentialsUnavailable: return true
         case .http(let status, _, _): return [502, 503, 504].contains(status)
         default: return false
         }
     }
 
     /// Whether a request that failed so may have reached the server: false
-    /// only when no connection was made (refused, unreachable, timed out
-    /// connecting) or the server answered.
+    /// only when no connection was made, or no credential was had.
     var mayHaveReachedServer: Bool {
-        guard case .transport(let reason) = self else { return false }
-        let unreached = ["could not connect", "timed out connecting", "cannot be reached", "Could not connect"]
-        return !unreached.contains { reason.contains($0) }
+        switch self {
+        case .transport(let reason): return !reason.hasPrefix(Self.notSentPrefix)
+        case .credentialsUnavailable: return false
+        default: return true
+        }
     }
 }

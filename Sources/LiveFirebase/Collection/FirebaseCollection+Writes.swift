@@ -6,7 +6,8 @@ import LiveModel
 
 extension FirebaseCollection {
     /// Writes `value` at `path` (relative to the location; `null` removes):
-    /// shown at once, then sent; returns once the server took it.
+    /// shown at once, then sent; returns once the server took it (offline,
+    /// or while the server cannot be reached, that is once it can be).
     /// - Throws: ``DatabaseError/invalidValue(_:)`` for a value the database
     ///   cannot store (nothing is shown); the server's refusal, such as
     ///   ``DatabaseError/etagMismatch(currentETag:currentValue:)`` or
@@ -129,8 +130,9 @@ extension FirebaseCollection {
         if case .reverted(let error)? = await outcome(of: id) { throw error }
     }
 
-    /// The numbers of the writes shown and not yet confirmed or reverted,
-    /// oldest first (those of an earlier run included, with a ``cache``).
+    /// The numbers of the writes not yet confirmed or reverted, oldest first
+    /// (with a ``cache``, those of an earlier run too, shown once the
+    /// collection starts or writes).
     /// - Complexity: O(w) for w writes pending.
     public var pendingWrites: [Int] { writeQueue.entries.map(\.id) }
 
@@ -159,9 +161,11 @@ extension FirebaseCollection {
     /// server) once the connection is back; any other answer finishes it.
     func sendWrites() {
         guard !sendingWrite, !isOffline, !writesWaitForConnection, let next = writeQueue.entries.first else { return }
-        sendingWrite = true
         let attempt: WriteAttempt = next.attempted ? .again : .first
-        writeQueue.setAttempted(next.id, true)
+        // Not sent unless a crash after it would know it may have arrived:
+        // the disk failing holds the writes (``writeQueueError`` says why).
+        guard writeQueue.setAttempted(next.id, true) else { return waitForConnection() }
+        sendingWrite = true
         // The server's data from before it was sent cannot hold it.
         view.sending(next.id)
         let sender = writer, reference = reference
@@ -172,7 +176,7 @@ extension FirebaseCollection {
             do throws(DatabaseError) { try await sender.send(reference, next.write, attempt) } catch { failure = error }
             self.sendingWrite = false
             if let failure, failure.isConnectionFailure {
-                if attempt == .first, !failure.mayHaveReachedServer { self.writeQueue.setAttempted(next.id, false) }
+                if attempt == .first, !failure.mayHaveReachedServer { _ = self.writeQueue.setAttempted(next.id, false) }
                 self.waitForConnection()
                 return
             }

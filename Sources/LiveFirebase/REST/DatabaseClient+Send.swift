@@ -57,7 +57,7 @@ extension DatabaseClient {
             } catch {
                 let reason = RESTRedaction.describe(error, secrets: secrets)
                 logger.debug("\(request.method) \(shownURL) failed: \(reason)")
-                throw .transport(reason)
+                throw .transport(RESTRedaction.neverConnected(error) ? DatabaseError.notSentPrefix + reason : reason)
             }
             let status = head.statusCode
             logger.debug("\(request.method) \(shownURL) → \(status), \(data.count) bytes in \(ContinuousClock.now - start)")

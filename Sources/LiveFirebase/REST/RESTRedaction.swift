@@ -40,6 +40,26 @@ enum RESTRedaction {
         return scrub(String(describing: error), secrets: secrets)
     }
 
+    /// Whether `error` says no connection to the server was made (no
+    /// network, the host not found, the connection refused or not secured),
+    /// so a request it failed was never sent.
+    static func neverConnected(_ error: any Error) -> Bool {
+        if let urlError = error as? URLError {
+            let unsent: Set<URLError.Code> = [
+                .cannotFindHost, .dnsLookupFailed, .cannotConnectToHost, .notConnectedToInternet,
+                .internationalRoamingOff, .dataNotAllowed, .callIsActive, .secureConnectionFailed,
+                .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid,
+                .serverCertificateHasUnknownRoot, .clientCertificateRejected, .appTransportSecurityRequiresSecureConnection,
+            ]
+            return unsent.contains(urlError.code)
+        }
+        #if canImport(AsyncHTTPClient)
+        return HTTPClientFailure.neverConnected(error)
+        #else
+        return false
+        #endif
+    }
+
     private static func reason(_ code: URLError.Code) -> String {
         switch code {
         case .cancelled: return "cancelled"

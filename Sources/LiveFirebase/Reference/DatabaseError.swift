@@ -38,10 +38,11 @@ public enum DatabaseError: Error, Sendable, Hashable {
     /// The disk cache (``CollectionCache``) could not be written: the file
     /// and the system's reason. What was saved before stays.
     case cache(String)
-    /// The connection was lost after a write was sent, so whether the
-    /// server applied it is unknown, and sending it again could apply it
-    /// twice (it holds a server value such as an increment): it is not sent
-    /// again, and the server's data shows.
+    /// A write may have reached the server (an attempt to send it failed,
+    /// or the process ended, before its answer came), so whether the server
+    /// applied it is unknown, and sending it again could apply it twice (it
+    /// holds a server value such as an increment): it is not sent again,
+    /// and the server's data shows.
     case writeOutcomeUnknown(String)
 }
 

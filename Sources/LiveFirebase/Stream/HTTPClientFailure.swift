@@ -33,6 +33,18 @@ enum HTTPClientFailure {
         return "\(meaning) (\(client))"
     }
 
+    /// Whether `error` says no connection was made: refused, unreachable,
+    /// timed out connecting or securing, or the host not found.
+    static func neverConnected(_ error: any Error) -> Bool {
+        if let io = error as? IOError {
+            return [ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, ENETDOWN].contains(io.errnoCode)
+        }
+        if error is SocketAddressError { return true }
+        if let channel = error as? ChannelError, case .connectTimeout = channel { return true }
+        guard let client = error as? HTTPClientError else { return false }
+        return [.connectTimeout, .tlsHandshakeTimeout, .invalidURL, .emptyHost].contains(client)
+    }
+
     private static func socketMeaning(_ code: Int32) -> String {
         switch code {
         case ECONNREFUSED: return "could not connect to the server: connection refused"

@@ -62,7 +62,14 @@ final class WriteQueue {
         }
         lockFD = fd
         file = path
-        guard let bytes = DurableFile.read(path) else { return }
+        guard let bytes = DurableFile.read(path) else {
+            // Missing: an empty queue. There but unreadable: not written over.
+            if access(path, F_OK) == 0 {
+                file = nil
+                failure = .cache("writes are kept in memory only: \(path) cannot be read: \(DurableFile.errnoText())")
+            }
+            return
+        }
         var lines = bytes.split(separator: UInt8(ascii: "\n"))
         guard let first = lines.first, let header = try? JSONValue(parsingUTF8: first),
               header["identity"]?.stringValue == identity, header["format"] == .number(1) else {
@@ -74,9 +81,11 @@ final class WriteQueue {
         lines.removeFirst()
         for line in lines {
             do throws(DatabaseError) {
-                guard let json = try? JSONValue(parsingUTF8: line), case .number(let id)? = json["id"],
-                      let write = json["write"] else { throw .invalidValue("a line of \(path) is not a write") }
-                entries.append(Entry(id: Int(id), write: try DatabaseWrite(json: write),
+                guard let json = try? JSONValue(parsingUTF8: line), case .number(let number)? = json["id"],
+                      let id = Int(exactly: number), let write = json["write"] else {
+                    throw .invalidValue("a line of \(path) is not a write")
+                }
+                entries.append(Entry(id: id, write: try DatabaseWrite(json: write),
                                      attempted: json["attempted"] == .bool(true)))
             } catch {
                 failure = .cache("a queued write was skipped: \(error.description)")
@@ -100,11 +109,14 @@ final class WriteQueue {
     }
 
     /// Notes whether an attempt to send write `id` may have reached the server.
+    /// - Returns: Whether the note is kept (on disk, when the queue is).
     /// - Complexity: O(q), on disk when kept there.
-    func setAttempted(_ id: Int, _ attempted: Bool) {
-        guard let i = entries.firstIndex(where: { $0.id == id }), entries[i].attempted != attempted else { return }
+    @discardableResult
+    func setAttempted(_ id: Int, _ attempted: Bool) -> Bool {
+        guard let i = entries.firstIndex(where: { $0.id == id }) else { return false }
+        guard entries[i].attempted != attempted else { return true }
         entries[i].attempted = attempted
-        save()
+        return save()
     }
 
     /// Takes write `id` out (answered).
@@ -116,16 +128,18 @@ final class WriteQueue {
     }
 
     /// Replaces the file with the queue (deletes it when the queue is empty).
-    private func save() {
-        guard let file else { return }
+    /// - Returns: Whether the file holds the queue now (true without a file).
+    @discardableResult
+    private func save() -> Bool {
+        guard let file else { return true }
         if entries.isEmpty {
             guard unlink(file) == 0 || errno == ENOENT else {
                 failure = .cache("Cannot delete \(file): \(DurableFile.errnoText())")
-                return
+                return false
             }
             DurableFile.syncDirectory(of: file)
             failure = nil
-            return
+            return true
         }
         var text = JSONValue.object(["format": .number(1), "identity": .string(identity)]).jsonText(sortedKeys: true) + "\n"
         for entry in entries {
@@ -141,8 +155,10 @@ final class WriteQueue {
                 return false
             }
             failure = nil
+            return true
         } catch {
             failure = .cache(error.description)
+            return false
         }
     }
 }

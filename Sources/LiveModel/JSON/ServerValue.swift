@@ -58,7 +58,10 @@ package enum ServerValue {
     /// Whether `value` holds a server value anywhere.
     /// - Complexity: O(size of `value`).
     package static func contains(_ value: JSONValue) -> Bool {
-        guard case .object(let members) = value else { return false }
-        return members[".sv"] != nil || members.values.contains(where: contains)
+        switch value {
+        case .object(let members): return members[".sv"] != nil || members.values.contains(where: contains)
+        case .array(let items): return items.contains(where: contains)
+        default: return false
+        }
     }
 }

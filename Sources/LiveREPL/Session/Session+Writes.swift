@@ -51,6 +51,7 @@ extension Session {
 
     /// Whether writes not yet answered are kept on disk (a cache holds the
     /// queue), to be sent at the next start.
+    /// - Complexity: O(1).
     public var keepsWrites: Bool { firebase.cache != nil && firebase.writeQueueError == nil }
 
     /// The numbers of the writes shown and not yet confirmed or reverted.

@@ -11,6 +11,7 @@ import Testing
 @MainActor
 final class RetryGate {
     private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var watchers: [CheckedContinuation<Void, Never>] = []
     private(set) var waits = 0
 
     var wait: @Sendable (Duration) async -> Void {
@@ -19,7 +20,15 @@ final class RetryGate {
 
     private func hold() async {
         waits += 1
+        let woken = watchers
+        watchers.removeAll()
+        for watcher in woken { watcher.resume() }
         await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Returns once `count` retries have waited in all.
+    func waited(_ count: Int) async {
+        while waits < count { await withCheckedContinuation { watchers.append($0) } }
     }
 
     /// Lets every retry waiting go.
@@ -31,7 +40,7 @@ final class RetryGate {
 }
 
 @MainActor
-@Suite("FirebaseCollection offline writes")
+@Suite("FirebaseCollection offline writes", .timeLimit(.minutes(1)))
 struct OfflineWriteTests {
     typealias Collection = FirebaseCollection<DecodingDataSource<RawChild>>
 
@@ -87,7 +96,7 @@ struct OfflineWriteTests {
         let later = try c.write(.set("/c", ["s": 0]))
         _ = await gate.next()
         gate.answer(.transport("the connection was reset"))
-        while retry.waits == 0 { await Task.yield() }
+        await retry.waited(1)
         #expect(LocalWriteTests.rows(c) == ["c=0", "a=5"], "still shown")
         #expect(c.pendingWrites == [id, later])
         #expect(!gate.isHolding)
@@ -111,8 +120,8 @@ struct OfflineWriteTests {
         defer { c.stop(); retry.release() }
         let id = try c.write(.set("/a", ["s": [".sv": ["increment": 1]]]))
         _ = await gate.next()
-        gate.answer(.transport("could not connect to the server: connection refused (errno 111)"))
-        while retry.waits == 0 { await Task.yield() }
+        gate.answer(.transport("not sent: could not connect to the server: connection refused (errno 111)"))
+        await retry.waited(1)
         // The stream's value: the collection is live, and the write goes.
         try await c.receive(.put, at: .root, json: #"{"b": {"s": 2}}"#)
         _ = await gate.next()
@@ -148,13 +157,23 @@ struct OfflineWriteTests {
         #expect(next.writeQueueError == nil)
         #expect(next.pendingWrites == [1, 2, 3])
         let watched = WatchedSections(next.collection)
-        let started = Task { try await next.start() }
-        while next.status != .cached { await Task.yield() }
+        // Started; once the cached children show, the status says so.
+        var started: Task<Void, any Error>?
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            var token: ObservationToken?
+            token = next.observeStatus { status in
+                guard status == .cached else { return }
+                token?.cancel()
+                token = nil
+                done.resume()
+            }
+            started = Task { try await next.start() }
+        }
         #expect(LocalWriteTests.rows(next) == ["n=0", "a=7"], "the cache's children with the writes over them")
         #expect(gate.sent.isEmpty, "not before the server's value")
         // The server's value: the first write was applied before the end.
         try await next.receive(.put, at: .root, json: #"{"a": {"s": 7}, "b": {"s": 2}}"#)
-        try await started.value
+        try await started?.value
         #expect(LocalWriteTests.rows(next) == ["n=0", "a=7"])
         #expect(await gate.next() == .set("/a/s", 7))
         gate.answer()
