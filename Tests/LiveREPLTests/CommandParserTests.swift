@@ -26,6 +26,8 @@ struct CommandParserTests {
         #expect(try CommandParser.parse("load all") == .load(.all))
         #expect(try CommandParser.parse("load page 25") == .load(.page(25)))
         #expect(try CommandParser.parse("load next") == .load(.next))
+        #expect(try CommandParser.parse("load last 20") == .load(.last(20)))
+        #expect(try CommandParser.parse("load older") == .load(.older))
         #expect(try CommandParser.parse("query") == .query(nil))
         #expect(try CommandParser.parse("") == .nothing)
         #expect(try CommandParser.parse("   # a comment") == .nothing)
@@ -56,7 +58,7 @@ struct CommandParserTests {
         ("patch / 3", .usage(command: "patch", problem: "the value must be an object of relative paths", usage: "patch PATH JSON")),
         ("update / {}", .usage(command: "update", problem: "the value must be an object of relative paths", usage: "update PATH JSON")),
         ("load page x", .usage(command: "load", problem: "a page size must be a whole number of at least 1",
-                               usage: "load live|all|page N|next")),
+                               usage: "load live|all|page N|last N|next|older")),
         ("help nothing", .unknownCommand("nothing")),
         ("query --limit-first 0", .invalidQuery("--limit-first must be at least 1, not 0")),
         ("query --order-by $key --start-at 3", .invalidQuery("under orderByKey the start bound must be a valid key string")),

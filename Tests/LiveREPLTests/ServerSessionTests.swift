@@ -139,6 +139,23 @@ struct ServerSessionTests {
         #expect(try await client.get().value == ["b": ["n": 2], "c": ["n": 0]])
     }
 
+    @Test("load last N, then load older: each older page prepended as one change, with the rows it added")
+    func loadOlder() async throws {
+        let run = try await REPLProcess.run(["--sample", "8", "--order-by", "score", "--json"],
+                                            input: "load last 3\nshow\nload older\nshow\nload older\nload older\nquery\n")
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+        let lines = run.commandLines
+        try #require(lines.count == 7, "\(run.stdout)")
+        let last = try Self.shows(lines[1])[0], all = try Self.shows(lines[3])[0]
+        #expect(last.count == 3 && all.count == 6 && Array(all.suffix(3)) == last, "\(all)")
+        let older = try #require(try JSONValue(parsing: lines[2]).objectValue)
+        #expect(older["prepended"] == 3, "\(lines[2])")
+        #expect(older["stages"]?[0]?["insertedRows"] == [[0, 0], [0, 1], [0, 2]], "\(lines[2])")
+        #expect(try JSONValue(parsing: lines[4])["prepended"] == 2, "the oldest page is short: \(lines[4])")
+        #expect(try JSONValue(parsing: lines[5])["prepended"] == 0, "none left: \(lines[5])")
+        #expect(lines[6].contains("pages of 3 from the end, 3 loaded, all loaded"), "\(lines[6])")
+    }
+
     @Test("human output, connected: set then show shows the write")
     func humanConnected() async throws {
         let run = try await REPLProcess.run(["--sample", "3", "--order-by", "score"], input: "set /item-1/score -5\nshow\n")

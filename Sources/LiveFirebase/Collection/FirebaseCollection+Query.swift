@@ -62,6 +62,7 @@ extension FirebaseCollection {
 
     private func replaceQuery(_ newQuery: DatabaseQuery, filter newFilter: ChildFilter?) async throws(DatabaseError) {
         let validated = try newQuery.validated()
+        try Self.checkPaging(validated, mode: mode)
         guard hasLoaded else {
             // Nothing shown yet: the new query is simply the one to load.
             query = validated

@@ -182,7 +182,8 @@ public final class FirebaseCollection<Source: ModelDataSource> {
         self.bulkFill = bulkFill
         self.writer = writer
         self.cache = cache
-        if case .paged(let size) = mode, size < 1 { throw .invalidQuery("the page size must be at least 1, not \(size)") }
+        if let size = mode.pageSize, size < 1 { throw .invalidQuery("the page size must be at least 1, not \(size)") }
+        try Self.checkPaging(query, mode: mode)
         self.reference = reference
         self.query = try query.validated()
         self.mode = mode
@@ -192,30 +193,6 @@ public final class FirebaseCollection<Source: ModelDataSource> {
         view = QueryView(query: Self.effectiveQuery(query, mode: mode, pages: 1))
         writeQueue = cache.map { WriteQueue(cache: $0, reference: reference) } ?? WriteQueue()
         nextWriteID = (writeQueue.entries.map(\.id).max() ?? 0) + 1
-    }
-
-    /// The query the stream asks for: the given one, with a limit of the
-    /// loaded pages in ``LoadMode/paged(size:)``.
-    public var effectiveQuery: DatabaseQuery { view.query }
-
-    static func effectiveQuery(_ query: DatabaseQuery, mode: LoadMode, pages: Int) -> DatabaseQuery {
-        guard case .paged(let size) = mode else { return query }
-        let (n, overflow) = size.multipliedReportingOverflow(by: pages)
-        let wanted = overflow ? Int.max : n
-        var q = query
-        switch query.limit {
-        case .first(let m)?: q.limit = .first(min(m, wanted))
-        case .last(let m)?: q.limit = .last(min(m, wanted))
-        case nil: q.limit = .first(wanted)
-        }
-        return q
-    }
-
-    /// Whether ``loadNextPage()`` can bring more children: the loaded pages
-    /// are full and the query's own limit is not reached.
-    public var hasMorePages: Bool {
-        guard case .paged = mode, let limit = view.query.limit else { return false }
-        return view.count >= limit.count && limit.count < (query.limit?.count ?? Int.max)
     }
 
     // MARK: Starting and stopping
@@ -253,24 +230,6 @@ public final class FirebaseCollection<Source: ModelDataSource> {
         consumer = nil
         status = .stopped
         failWaiters(.stopped)
-    }
-
-    /// Loads the next page (``LoadMode/paged(size:)``) and returns once it
-    /// is in; does nothing when ``hasMorePages`` is false.
-    /// - Throws: as ``start()``.
-    public func loadNextPage() async throws(DatabaseError) {
-        guard case .paged = mode, hasMorePages else { return }
-        pages += 1
-        // The new window holds the old one: seed it with what is shown, so
-        // the stream's first value changes only what is new.
-        let next = QueryView(query: Self.effectiveQuery(query, mode: mode, pages: pages))
-        next.seed(view.visible)
-        next.adoptLocalWrites(of: view)
-        view = next
-        stream?.stop()
-        stream = nil
-        open()
-        try await waitForLoad()
     }
 
     func open() {

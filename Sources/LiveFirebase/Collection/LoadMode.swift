@@ -13,6 +13,24 @@ public enum LoadMode: Sendable, Hashable {
     /// is called. Listening runs from the first page, so new, changed, moved
     /// and removed children inside the loaded range show up live.
     case paged(size: Int)
+    /// A page of `size` children at a time, from the end of the query's
+    /// order backwards: the last `size` children first (the newest, in a
+    /// chat ordered by time), then ``FirebaseCollection/loadNextPage()``
+    /// brings the `size` before them, as one batch of rows prepended above
+    /// the rows shown (it returns how many). The stream asks for the
+    /// query's last children (`limitToLast`, `size` times the pages
+    /// loaded), so the newest end and every loaded page stay live; a child
+    /// added at the end pushes the oldest loaded one out, as `limitToLast`
+    /// does. The query cannot have a `limitToFirst`.
+    case pagedFromEnd(size: Int)
+
+    /// The page size, in either paging mode; nil otherwise.
+    public var pageSize: Int? {
+        switch self {
+        case .paged(let size), .pagedFromEnd(let size): return size
+        case .live, .all: return nil
+        }
+    }
 }
 
 /// Where a ``FirebaseCollection`` stands.

@@ -50,8 +50,14 @@ public enum Command: Sendable, Equatable {
         /// Load pages of this many children, the first one now
         /// (`load page N`).
         case page(Int)
-        /// Load the next page, in page mode (`load next`).
+        /// Load pages of this many children from the end of the order
+        /// backwards, the last one now (`load last N`).
+        case last(Int)
+        /// Load the next page, in either page mode (`load next`).
         case next
+        /// Load the page before the rows shown, in pages from the end
+        /// (`load older`): its rows are prepended.
+        case older
     }
 
     /// Whether the command can change the collection (and so prints a
@@ -103,8 +109,8 @@ let commandUsages: [(name: String, usage: String, example: String, summary: Stri
     ("show", "show", "show", "print the sections and their rows: key, sorted-by value, summary"),
     ("query", "query [OPTIONS]", #"query --order-by score --limit-last 3 --section-by group"#,
      "print the query, or replace it: --order-by, --limit-first, --limit-last, --start-at, --end-at, --equal-to, --section-by"),
-    ("load", "load live|all|page N|next", "load page 10",
-     "load child by child, all at once, by pages of N, or the next page"),
+    ("load", "load live|all|page N|last N|next|older", "load last 20",
+     "load child by child, all at once, by pages of N (from the start, or from the end backwards), or the next page (older: the page before the rows shown, prepended)"),
     ("stats", "stats", "stats", "print children, sections, memory and events per second"),
     ("sync", "sync [SECONDS]", "sync 10",
      "wait until the collection equals the server's answer to the query (fails after SECONDS, 5 by default)"),

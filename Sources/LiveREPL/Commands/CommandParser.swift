@@ -101,12 +101,13 @@ public enum CommandParser {
         case "live": request = .live
         case "all": request = .all
         case "next": request = .next
-        case "page":
+        case "older": request = .older
+        case "page", "last":
             guard let (text, _) = scanner.word(), let size = Int(text), size > 0 else {
                 throw .usage(command: "load", problem: "a page size must be a whole number of at least 1",
                              usage: usage(of: "load"))
             }
-            request = .page(size)
+            request = mode == "page" ? .page(size) : .last(size)
         default: throw bad
         }
         try scanner.end(command: "load")

@@ -59,6 +59,9 @@ public struct HumanOutput: Sendable {
             let after = event.previousKey.map { " after \($0.string)" } ?? " first"
             lines.append(paint("  \(event.type) \(event.key.string)\(after)", "2"))
         }
+        if let prepended = report.prepended {
+            lines.append(paint("prepended \(prepended) rows above those shown", "2"))
+        }
         for write in report.writes {
             let color = write.state == "reverted" ? "1;31" : write.state == "confirmed" ? "32" : "33"
             lines.append(paint("write \(write.id) \(write.state)", color) + (write.error.map { ": " + $0 } ?? ""))

@@ -46,6 +46,7 @@ public enum JSONOutput {
                 ])
             }),
         ]
+        if let prepended = report.prepended { members["prepended"] = .number(Double(prepended)) }
         if !report.writes.isEmpty {
             members["writes"] = .array(report.writes.map { write in
                 var w: JSONObject = ["id": .number(Double(write.id)), "state": .string(write.state)]

@@ -60,6 +60,9 @@ public struct ChangeReport: Sendable, Equatable {
     public var events: [ReportedEvent] = []
     /// The writes that started, were confirmed or were reverted.
     public var writes: [ReportedWrite] = []
+    /// After `load older`: the rows the page added before the row that was
+    /// first (rows `0..<n` of the query's order).
+    public var prepended: Int?
 
     /// Whether the command changed nothing: no stage, no event, no write.
     public var isEmpty: Bool { stages.isEmpty && events.isEmpty && writes.isEmpty }

@@ -18,6 +18,9 @@ extension Session {
         case .all: lines.append("load: all (one batch)")
         case .paged(let size):
             lines.append("load: pages of \(size), \(firebase.pages) loaded" + (firebase.hasMorePages ? ", more to load" : ", all loaded"))
+        case .pagedFromEnd(let size):
+            lines.append("load: pages of \(size) from the end, \(firebase.pages) loaded"
+                + (firebase.hasMorePages ? ", older to load" : ", all loaded"))
         }
         switch source {
         case .offline: lines.append("source: offline (injected events only), location \(reference.path)")

@@ -7,17 +7,25 @@ import LiveModel
 import LiveSections
 
 extension Session {
-    func load(_ request: Command.LoadRequest) async throws(REPLError) {
+    /// Switches the load mode, or loads the next page.
+    /// - Returns: For `load older`, the rows the page prepended.
+    func load(_ request: Command.LoadRequest) async throws(REPLError) -> Int? {
         switch request {
         case .live: try await replace(options: options, mode: .live)
         case .all: try await replace(options: options, mode: .all)
         case .page(let size): try await replace(options: options, mode: .paged(size: size))
-        case .next:
-            guard case .paged = mode else {
-                throw .usage(command: "load", problem: "load next needs pages; start them with load page N",
+        case .last(let size): try await replace(options: options, mode: .pagedFromEnd(size: size))
+        case .next, .older:
+            if request == .older, case .pagedFromEnd = mode {} else if request == .older {
+                throw .usage(command: "load", problem: "load older needs pages from the end; start them with load last N",
                              usage: usage(of: "load"))
             }
-            guard firebase.hasMorePages else { return }
+            guard mode.pageSize != nil else {
+                throw .usage(command: "load", problem: "load next needs pages; start them with load page N or load last N",
+                             usage: usage(of: "load"))
+            }
+            guard firebase.hasMorePages else { return request == .older ? 0 : nil }
+            let added: Int
             if isOffline {
                 // The next page opens a new (offline) stream and waits for
                 // the location's value: give it what was injected.
@@ -26,11 +34,13 @@ extension Session {
                 let next = Task { try await target.loadNextPage() }
                 while target.pages == pages { await Task.yield() }
                 try await feedOffline(target)
-                do { try await next.value } catch { throw .database(error as? DatabaseError ?? .stopped) }
+                do { added = try await next.value } catch { throw .database(error as? DatabaseError ?? .stopped) }
             } else {
-                do { try await firebase.loadNextPage() } catch { throw .database(error) }
+                do { added = try await firebase.loadNextPage() } catch { throw .database(error) }
             }
+            return request == .older ? added : nil
         }
+        return nil
     }
 
     /// Replaces the collection with one of `options` in `mode`. On failure

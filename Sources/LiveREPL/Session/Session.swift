@@ -233,6 +233,7 @@ public final class Session {
         // A change: what the stream brought since the last command is not
         // this command's doing.
         _ = recorder.take()
+        var prepended: Int?
         switch command {
         case .put(let path, _, let json): try await inject(.put, path, json: json)
         case .patch(let path, _, let json): try await inject(.patch, path, json: json)
@@ -242,10 +243,12 @@ public final class Session {
             try await replace(options: options, mode: mode)
         case .load(let request):
             try requireOnline("load")
-            try await load(request)
+            prepended = try await load(request)
         default: break
         }
-        return .change(recorder.take())
+        var report = recorder.take()
+        report.prepended = prepended
+        return .change(report)
     }
 
     /// Every change the stream brought since the last command, if any

@@ -93,6 +93,41 @@ struct FirebaseCollectionModesServerTests {
         }
     }
 
+    @Test("pages from the end: the last page first, then each older one prepended as one batch; all stay live")
+    func pagesFromTheEnd() async throws {
+        try await withServer { server in
+            let client = try await Self.fill(server)
+            let c = try Self.collection(server, mode: .pagedFromEnd(size: 6))
+            let recorder = CollectionRecorder()
+            let token = c.collection.addObserver(recorder)
+            defer { token.cancel() }
+            try await c.start()
+            #expect(c.collection.models.map(\.identifier) == (try Self.keys(14..<20)))
+            #expect(c.effectiveQuery.limit == .last(6) && c.hasMorePages)
+            recorder.batches.removeAll()
+            #expect(try await c.loadNextPage() == 6, "six rows prepended")
+            #expect(c.collection.models.map(\.identifier) == (try Self.keys(8..<20)))
+            #expect(recorder.batches.count == 1 && recorder.batches[0].inserted == Array(0..<6)
+                    && recorder.batches[0].deleted.isEmpty && recorder.batches[0].moved.isEmpty, "\(recorder.batches)")
+            // Live in the older page and at the newest end.
+            try await client.set("changed", at: "/k9/t")
+            try await client.set(.object(["s": 50, "t": "new"]), at: "/n1")
+            #expect(try await Self.settles(c, server, c.effectiveQuery), "\(c.collection.models.map(\.identifier))")
+            #expect(c.collection.models.last?.identifier == "n1")
+            #expect(try await c.loadNextPage() == 6)
+            #expect(try await c.loadNextPage() == 3, "the oldest page is short")
+            #expect(!c.hasMorePages)
+            #expect(try await c.loadNextPage() == 0)
+            #expect(try await Self.settles(c, server, Self.query))
+            c.stop()
+        }
+        #expect(throws: DatabaseError.self) {
+            _ = try FirebaseCollection(reference: try DatabaseReference(url: "http://127.0.0.1:9", path: "/items"),
+                                       query: Self.query.limited(toFirst: 5), mode: .pagedFromEnd(size: 2),
+                                       dataSource: DecodingDataSource<RawChild>())
+        }
+    }
+
     @Test("live: the first load arrives child by child between did-start and did-end-load")
     func liveLoadsChildByChild() async throws {
         try await withServer { server in
