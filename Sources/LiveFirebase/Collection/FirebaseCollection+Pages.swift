@@ -33,11 +33,15 @@ extension FirebaseCollection {
     }
 
     /// Whether ``loadNextPage()`` can bring more children: the loaded pages
-    /// are full and the query's own limit is not reached.
+    /// are full (or, from the end, anchored at their oldest child) and the
+    /// query's own limit is not reached.
     /// - Complexity: O(1).
     public var hasMorePages: Bool {
-        guard mode.pageSize != nil, let limit = view.query.limit else { return false }
-        return view.count >= limit.count && limit.count < (query.limit?.count ?? Int.max)
+        guard mode.pageSize != nil else { return false }
+        let cap = query.limit?.count ?? Int.max
+        if case .pagedFromEnd = mode, view.query.start != query.start { return view.count < cap }
+        guard let limit = view.query.limit else { return false }
+        return view.count >= limit.count && limit.count < cap
     }
 
     /// Loads the next page and returns once it is in, as one batch: the
@@ -45,21 +49,55 @@ extension FirebaseCollection {
     /// before them (``LoadMode/pagedFromEnd(size:)``: rows prepended above
     /// those shown, which a list view keeps in place by moving its offset
     /// by the rows added). Does nothing when ``hasMorePages`` is false.
+    ///
+    /// From the end, the window then starts at the oldest child loaded
+    /// (`startAt` its sort value and key, no limit but the query's own):
+    /// children added at the end add rows, and none that was loaded leaves.
+    /// An oldest child whose sort value is an object cannot be a bound;
+    /// the window then stays the last children (`limitToLast`).
     /// - Returns: The number of rows the page added: in
     ///   ``LoadMode/pagedFromEnd(size:)``, the rows now before the row that
     ///   was first (rows `0..<n`); otherwise the rows added after.
     /// - Throws: as ``start()``.
     /// - Complexity: the stream sends the whole window again (the loaded
-    ///   pages and the new one); the collection changes by the new children
-    ///   only, O(p log n) for p of them.
+    ///   pages and the new one; from the end, twice: grown, then anchored);
+    ///   the collection changes by the new children only, O(p log n) for p
+    ///   of them.
     @discardableResult
     public func loadNextPage() async throws(DatabaseError) -> Int {
-        guard mode.pageSize != nil, hasMorePages else { return 0 }
+        guard let size = mode.pageSize, hasMorePages else { return 0 }
         let first = collection.count > 0 ? collection.key(at: 0) : nil, before = collection.count
         pages += 1
-        // The new window holds the old one: seed it with what is shown, so
-        // the stream's first value changes only what is new.
-        let next = QueryView(query: Self.effectiveQuery(query, mode: mode, pages: pages))
+        guard case .pagedFromEnd = mode else {
+            try await listen(to: Self.effectiveQuery(query, mode: mode, pages: pages))
+            return max(0, collection.count - before)
+        }
+        // The window grows backwards by a page…
+        let cap = query.limit?.count ?? Int.max
+        let (sum, overflow) = view.count.addingReportingOverflow(size)
+        let wanted = min(overflow ? Int.max : sum, cap)
+        var grown = query
+        grown.limit = .last(wanted)
+        try await listen(to: grown)
+        let added = first.flatMap { collection.position(of: $0) } ?? collection.count
+        // …then starts at its oldest child (or, everything loaded, is the
+        // query itself), so that children added at the end push none out.
+        if view.count < wanted {
+            try await listen(to: query)
+        } else if wanted < cap, let anchor = oldestBound() {
+            var anchored = query
+            anchored.start = anchor
+            if let valid = try? anchored.validated() { try await listen(to: valid) }
+        }
+        return added
+    }
+
+    /// Listens to `window`, a window that holds the one shown: the new view
+    /// is seeded with what is shown, so the stream's first value changes
+    /// only what is new (one batch).
+    private func listen(to window: DatabaseQuery) async throws(DatabaseError) {
+        guard window != view.query else { return }
+        let next = QueryView(query: window)
         next.seed(view.visible)
         next.adoptLocalWrites(of: view)
         view = next
@@ -67,7 +105,21 @@ extension FirebaseCollection {
         stream = nil
         open()
         try await waitForLoad()
-        guard case .pagedFromEnd = mode else { return max(0, collection.count - before) }
-        return first.flatMap { collection.position(of: $0) } ?? collection.count
+    }
+
+    /// The bound at the oldest child shown (`startAt` its sort value and
+    /// key); nil when there is none, or its sort value is an object.
+    private func oldestBound() -> DatabaseQuery.Bound? {
+        guard let oldest = view.visible.first, let key = oldest.key else { return nil }
+        if view.query.order == .key { return DatabaseQuery.Bound(value: .string(key.string)) }
+        let value: JSONValue
+        switch oldest.sortValue {
+        case .null: value = .null
+        case .bool(let b): value = .bool(b)
+        case .number(let d): value = .number(d)
+        case .string(let s): value = .string(s)
+        case .object: return nil
+        }
+        return DatabaseQuery.Bound(value: value, key: key)
     }
 }

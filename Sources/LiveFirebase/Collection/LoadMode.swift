@@ -17,11 +17,13 @@ public enum LoadMode: Sendable, Hashable {
     /// order backwards: the last `size` children first (the newest, in a
     /// chat ordered by time), then ``FirebaseCollection/loadNextPage()``
     /// brings the `size` before them, as one batch of rows prepended above
-    /// the rows shown (it returns how many). The stream asks for the
-    /// query's last children (`limitToLast`, `size` times the pages
-    /// loaded), so the newest end and every loaded page stay live; a child
-    /// added at the end pushes the oldest loaded one out, as `limitToLast`
-    /// does. The query cannot have a `limitToFirst`.
+    /// the rows shown (it returns how many). The newest end and every
+    /// loaded page stay live. The first page is the query's last `size`
+    /// children (`limitToLast`): a child added at the end pushes its oldest
+    /// out. Once an older page is loaded, the window starts at the oldest
+    /// child loaded: children added at the end add rows, and no loaded
+    /// child leaves but by its removal. The query cannot have a
+    /// `limitToFirst`.
     case pagedFromEnd(size: Int)
 
     /// The page size, in either paging mode; nil otherwise.

@@ -60,7 +60,7 @@ public struct HumanOutput: Sendable {
             lines.append(paint("  \(event.type) \(event.key.string)\(after)", "2"))
         }
         if let prepended = report.prepended {
-            lines.append(paint("prepended \(prepended) rows above those shown", "2"))
+            lines.append(paint("prepended \(prepended) row\(prepended == 1 ? "" : "s") above those shown", "2"))
         }
         for write in report.writes {
             let color = write.state == "reverted" ? "1;31" : write.state == "confirmed" ? "32" : "33"

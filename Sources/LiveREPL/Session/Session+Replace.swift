@@ -27,14 +27,25 @@ extension Session {
             guard firebase.hasMorePages else { return request == .older ? 0 : nil }
             let added: Int
             if isOffline {
-                // The next page opens a new (offline) stream and waits for
-                // the location's value: give it what was injected.
-                let pages = firebase.pages
+                // Each stream the next page opens (one, or from the end two)
+                // is offline and waits for the location's value: give each
+                // what was injected.
                 let target = firebase
-                let next = Task { try await target.loadNextPage() }
-                while target.pages == pages { await Task.yield() }
-                try await feedOffline(target)
-                do { added = try await next.value } catch { throw .database(error as? DatabaseError ?? .stopped) }
+                let outcome = PageOutcome()
+                Task { do throws(DatabaseError) { outcome.added = .success(try await target.loadNextPage()) } catch { outcome.added = .failure(error) } }
+                var fed = target.generation
+                while outcome.added == nil {
+                    if target.generation != fed {
+                        fed = target.generation
+                        try await feedOffline(target)
+                    }
+                    await Task.yield()
+                }
+                switch outcome.added {
+                case .success(let n)?: added = n
+                case .failure(let error)?: throw .database(error)
+                case nil: added = 0
+                }
             } else {
                 do { added = try await firebase.loadNextPage() } catch { throw .database(error) }
             }
@@ -150,4 +161,10 @@ extension Session {
     func feedOffline(_ target: FirebaseCollection<REPLDataSource>) async throws(REPLError) {
         do { try await target.receive(.put, at: .root, json: offlineValue.jsonText()) } catch { throw .database(error) }
     }
+}
+
+/// The outcome of a page load in an offline session, once it is in.
+@MainActor
+private final class PageOutcome {
+    var added: Result<Int, DatabaseError>?
 }

@@ -109,13 +109,18 @@ struct FirebaseCollectionModesServerTests {
             #expect(c.collection.models.map(\.identifier) == (try Self.keys(8..<20)))
             #expect(recorder.batches.count == 1 && recorder.batches[0].inserted == Array(0..<6)
                     && recorder.batches[0].deleted.isEmpty && recorder.batches[0].moved.isEmpty, "\(recorder.batches)")
-            // Live in the older page and at the newest end.
+            // Anchored at the oldest child loaded: live in the older page,
+            // and a child added at the end pushes none out.
+            #expect(c.effectiveQuery.start == DatabaseQuery.Bound(value: 8, key: "k8") && c.effectiveQuery.limit == nil)
             try await client.set("changed", at: "/k9/t")
             try await client.set(.object(["s": 50, "t": "new"]), at: "/n1")
             #expect(try await Self.settles(c, server, c.effectiveQuery), "\(c.collection.models.map(\.identifier))")
-            #expect(c.collection.models.last?.identifier == "n1")
+            #expect(c.collection.models.map(\.identifier) == (try Self.keys(8..<20)) + ["n1"])
+            #expect(c.collection.models[1].dictionary["t"] == "changed")
             #expect(try await c.loadNextPage() == 6)
-            #expect(try await c.loadNextPage() == 3, "the oldest page is short")
+            #expect(c.collection.models.first?.identifier == "k2")
+            #expect(try await c.loadNextPage() == 2, "the oldest page is short")
+            #expect(c.effectiveQuery == Self.query, "everything loaded: the query itself")
             #expect(!c.hasMorePages)
             #expect(try await c.loadNextPage() == 0)
             #expect(try await Self.settles(c, server, Self.query))
