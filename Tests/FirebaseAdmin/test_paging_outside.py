@@ -17,7 +17,7 @@ import unittest
 
 from firebase_admin import db
 
-from firebase_order import ordered
+from firebase_order import ordered, value_rank
 from test_repl_outside import KEYS, REPL, SEED, apply_stages, setUpModule  # noqa: F401
 
 VALUES = [None, False, True, -1, 0, 2.5, 10, "", "a", "B", "\u00e9", "e\u0301"]
@@ -26,6 +26,10 @@ VALUES = [None, False, True, -1, 0, 2.5, 10, "", "a", "B", "\u00e9", "e\u0301"]
 def child(rng):
     value = rng.choice(VALUES)
     return {"t": "x"} if value is None else {"n": value, "t": "x"}
+
+
+def sort_value(child):
+    return child.get("n") if isinstance(child, dict) else None
 
 
 class PagingOutsideTests(unittest.TestCase):
@@ -69,7 +73,7 @@ class PagingOutsideTests(unittest.TestCase):
                 full = ordered(ref.get(), order)
                 if anchored:
                     # Children added at the end pushed none out: the oldest loaded stays.
-                    self.assertIn(oldest, before, step)
+                    self.assertIn(oldest, before, "%s: %s" % (step, before))
                     self.assertEqual(before, full[full.index(before[0]):], "%s: every child from the oldest loaded" % step)
                 reply, between = repl.command("load older")
                 for line in between:
@@ -85,7 +89,16 @@ class PagingOutsideTests(unittest.TestCase):
                 self.assertEqual(after[prepended:], before, "%s: the rows shown stay, below the new ones" % step)
                 first = full.index(before[0]) if before else len(full)
                 self.assertEqual(after, full[max(0, first - size):], "%s: the page before them" % step)
-                anchored = True
+                # The window starts at the oldest loaded child, unless an older
+                # one ties with it (the same sort value): then it stays the last
+                # children (limitToLast).
+                data = ref.get()
+                index_ = full.index(after[0])
+                tie = order == "n" and index_ > 0 and value_rank(sort_value(data[full[index_ - 1]])) \
+                    == value_rank(sort_value(data[after[0]]))
+                window = repl.command("query")[0]["text"][0]
+                self.assertEqual("limitToLast" in window, tie, "%s: %s" % (step, window))
+                anchored = not tie
                 oldest = after[0]
                 shown = after
         finally:

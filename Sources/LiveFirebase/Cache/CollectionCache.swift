@@ -53,10 +53,21 @@ public struct CollectionCache: Sendable, Equatable {
     }
 
     /// What identifies a collection's file: the scope, the location and the
-    /// query's parameters as the stream sends them.
+    /// query, every part of it (a key tie-break and whether a bound is
+    /// inclusive too, which the stream's parameters cannot say).
     func identity(_ reference: DatabaseReference, _ query: DatabaseQuery) -> String {
-        let parameters = query.streamParameters.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
-        return JSONValue.array([.string(scope), .string("\(reference)"), .string(parameters)]).jsonText()
+        func bound(_ b: DatabaseQuery.Bound?) -> JSONValue {
+            guard let b else { return .null }
+            return .array([b.value, b.key.map { .string($0.string) } ?? .null, .bool(b.isInclusive)])
+        }
+        let limit: JSONValue
+        switch query.limit {
+        case .first(let n)?: limit = .array(["first", .number(Double(n))])
+        case .last(let n)?: limit = .array(["last", .number(Double(n))])
+        case nil: limit = .null
+        }
+        let parts: JSONValue = .array([.string(query.order.description), bound(query.start), bound(query.end), limit])
+        return JSONValue.array([.string(scope), .string("\(reference)"), parts]).jsonText()
     }
 
     /// What identifies the queue of writes made through collections of

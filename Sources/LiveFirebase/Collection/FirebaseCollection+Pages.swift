@@ -48,28 +48,35 @@ extension FirebaseCollection {
     /// children after the loaded ones (``LoadMode/paged(size:)``), or
     /// before them (``LoadMode/pagedFromEnd(size:)``: rows prepended above
     /// those shown, which a list view keeps in place by moving its offset
-    /// by the rows added). Does nothing when ``hasMorePages`` is false.
+    /// by the rows added). Does nothing when ``hasMorePages`` is false, or
+    /// while another page loads.
     ///
     /// From the end, the window then starts at the oldest child loaded
-    /// (`startAt` its sort value and key, no limit but the query's own):
-    /// children added at the end add rows, and none that was loaded leaves.
-    /// An oldest child whose sort value is an object cannot be a bound;
-    /// the window then stays the last children (`limitToLast`).
+    /// (`startAt` its sort value, no limit but the query's own): children
+    /// added at the end add rows, and none that was loaded leaves. Where an
+    /// older child ties with it (the same sort value, which a bound cannot
+    /// tell apart over REST), or its sort value is an object, the window
+    /// stays the last children (`limitToLast`).
     /// - Returns: The number of rows the page added: in
     ///   ``LoadMode/pagedFromEnd(size:)``, the rows now before the row that
     ///   was first (rows `0..<n`); otherwise the rows added after.
     /// - Throws: as ``start()``.
     /// - Complexity: the stream sends the whole window again (the loaded
-    ///   pages and the new one; from the end, twice: grown, then anchored);
-    ///   the collection changes by the new children only, O(p log n) for p
-    ///   of them.
+    ///   pages and the new one; from the end, twice: grown, then anchored,
+    ///   after a read of the few children tied with the oldest); the
+    ///   collection changes by the new children only, O(p log n) for p of
+    ///   them.
     @discardableResult
     public func loadNextPage() async throws(DatabaseError) -> Int {
-        guard let size = mode.pageSize, hasMorePages else { return 0 }
+        guard let size = mode.pageSize, hasMorePages, !loadingPage else { return 0 }
+        loadingPage = true
+        defer { loadingPage = false }
         let first = collection.count > 0 ? collection.key(at: 0) : nil, before = collection.count
+        let asked = query
         pages += 1
         guard case .pagedFromEnd = mode else {
             try await listen(to: Self.effectiveQuery(query, mode: mode, pages: pages))
+            await feed.settle()
             return max(0, collection.count - before)
         }
         // The window grows backwards by a page…
@@ -79,15 +86,24 @@ extension FirebaseCollection {
         var grown = query
         grown.limit = .last(wanted)
         try await listen(to: grown)
-        let added = first.flatMap { collection.position(of: $0) } ?? collection.count
+        await feed.settle()
+        let added = first.flatMap { collection.position(of: $0) } ?? max(0, collection.count - before)
         // …then starts at its oldest child (or, everything loaded, is the
         // query itself), so that children added at the end push none out.
-        if view.count < wanted {
-            try await listen(to: query)
-        } else if wanted < cap, let anchor = oldestBound() {
-            var anchored = query
-            anchored.start = anchor
-            if let valid = try? anchored.validated() { try await listen(to: valid) }
+        // Not if the query changed meanwhile; a failure here leaves the
+        // page in, and the grown window listening again on start().
+        guard query == asked, view.query == grown else { return added }
+        do throws(DatabaseError) {
+            if view.count < wanted, view.localWrites.isEmpty {
+                try await listen(to: query)
+            } else if view.count >= wanted, wanted < cap, let anchor = await oldestBound(),
+                      query == asked, view.query == grown {
+                var anchored = query
+                anchored.start = anchor
+                if let valid = try? anchored.validated() { try await listen(to: valid) }
+            }
+        } catch {
+            return added
         }
         return added
     }
@@ -107,10 +123,12 @@ extension FirebaseCollection {
         try await waitForLoad()
     }
 
-    /// The bound at the oldest child shown (`startAt` its sort value and
-    /// key); nil when there is none, or its sort value is an object.
-    private func oldestBound() -> DatabaseQuery.Bound? {
-        guard let oldest = view.visible.first, let key = oldest.key else { return nil }
+    /// The bound at the oldest child shown (`startAt` its sort value),
+    /// when it holds exactly the children from it on: nil when there is
+    /// none, its sort value is an object, or an older child ties with it.
+    private func oldestBound() async -> DatabaseQuery.Bound? {
+        let shown = view.visible
+        guard let oldest = shown.first, let key = oldest.key else { return nil }
         if view.query.order == .key { return DatabaseQuery.Bound(value: .string(key.string)) }
         let value: JSONValue
         switch oldest.sortValue {
@@ -120,6 +138,21 @@ extension FirebaseCollection {
         case .string(let s): value = .string(s)
         case .object: return nil
         }
-        return DatabaseQuery.Bound(value: value, key: key)
+        guard let read = opener.read else {
+            // Fed by hand: the view holds what there is.
+            guard view.child(before: key)?.sortValue != oldest.sortValue else { return nil }
+            return DatabaseQuery.Bound(value: value)
+        }
+        // The children up to its sort value, as many as the window holds
+        // with it and one more: the first of them is older than it and
+        // ties with it, or there is no such child.
+        let tied = shown.prefix { $0.sortValue == oldest.sortValue }.count
+        var probe = query
+        probe.end = DatabaseQuery.Bound(value: value)
+        probe.limit = .last(tied + 1)
+        guard let valid = try? probe.validated(), let found = try? await read(reference, valid) else { return nil }
+        let children = found.orderedChildren()
+        if children.count == tied + 1, children[0].key != key, children[0].sortValue == oldest.sortValue { return nil }
+        return DatabaseQuery.Bound(value: value)
     }
 }

@@ -21,8 +21,8 @@ extension FirebaseCollection {
     /// row in the new order.
     ///
     /// The query it has already listens anew: the events are a new
-    /// listener's, and rows change only if the data did. In
-    /// ``LoadMode/paged(size:)`` the pages start again from the first. A
+    /// listener's, and rows change only if the data did. In the paging
+    /// modes the pages start again from the first. A
     /// stopped collection listens again. One that has loaded nothing yet
     /// takes `newQuery` as the query to load (and, if it is not started,
     /// returns at once).

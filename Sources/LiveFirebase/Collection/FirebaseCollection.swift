@@ -52,7 +52,8 @@ public final class FirebaseCollection<Source: ModelDataSource> {
             if status == .live { resumeWrites() }
         }
     }
-    /// Number of pages asked for (``LoadMode/paged(size:)`` only; 1 otherwise).
+    /// Number of pages asked for (in ``LoadMode/paged(size:)`` and
+    /// ``LoadMode/pagedFromEnd(size:)``; 1 otherwise).
     public internal(set) var pages = 1
     /// How far the current connection's first `put` has arrived (nil before
     /// its first bytes); observe it with ``observeProgress(_:)``.
@@ -136,6 +137,8 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     /// listens again when back online.
     public internal(set) var isOffline = false
     var listensWhenOnline = false
+    /// Whether a ``loadNextPage()`` runs (one at a time).
+    var loadingPage = false
     /// The outcomes of the last writes finished (nil: confirmed).
     var finishedWrites: [Int: DatabaseError?] = [:]
     var writeWaiters: [Int: [CheckedContinuation<DatabaseError?, Never>]] = [:]

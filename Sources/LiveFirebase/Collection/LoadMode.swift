@@ -21,12 +21,16 @@ public enum LoadMode: Sendable, Hashable {
     /// loaded page stay live. The first page is the query's last `size`
     /// children (`limitToLast`): a child added at the end pushes its oldest
     /// out. Once an older page is loaded, the window starts at the oldest
-    /// child loaded: children added at the end add rows, and no loaded
-    /// child leaves but by its removal. The query cannot have a
-    /// `limitToFirst`.
+    /// child loaded: children added at the end add rows and push none out
+    /// (unless the query's own `limitToLast` is reached); a child leaves
+    /// when it is removed or its sort value moves it before that child.
+    /// Where an older child ties with the oldest loaded one (the same sort
+    /// value), the window stays the last children (`limitToLast`). The
+    /// query cannot have a `limitToFirst`.
     case pagedFromEnd(size: Int)
 
     /// The page size, in either paging mode; nil otherwise.
+    /// - Complexity: O(1).
     public var pageSize: Int? {
         switch self {
         case .paged(let size), .pagedFromEnd(let size): return size

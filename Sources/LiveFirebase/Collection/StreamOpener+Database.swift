@@ -7,9 +7,10 @@ extension StreamOpener {
     ///     ``PlatformStreamTransport`` made once and shared by every
     ///     stream this opener opens.
     ///   - configuration: The streams' timing and limits.
+    /// One-time reads go through the REST API.
     public static func database(transport: any StreamTransport = PlatformStreamTransport(),
                                 configuration: StreamConfiguration = StreamConfiguration()) -> StreamOpener {
-        StreamOpener { reference, query in
+        StreamOpener({ reference, query in
             let stream = DatabaseStream(reference: reference, query: query, transport: transport,
                                         configuration: configuration)
             // The stream yields straight into the consumer's sequence, and
@@ -25,6 +26,8 @@ extension StreamOpener {
             }
             continuation.onTermination = { stop() }
             return OpenedStream(messages: messages, stop: stop)
-        }
+        }, read: { reference, query throws(DatabaseError) in
+            try await DatabaseClient(reference).get(query: query)
+        })
     }
 }

@@ -21,12 +21,19 @@ public struct OpenedStream: Sendable {
 /// ``FirebaseCollection/receive(_:)``.
 public struct StreamOpener: Sendable {
     let open: @Sendable (DatabaseReference, DatabaseQuery) -> OpenedStream
+    /// Reads a query's children once, where the source can (paging from
+    /// the end asks whether a child ties with the oldest one loaded).
+    let read: (@Sendable (DatabaseReference, DatabaseQuery) async throws(DatabaseError) -> Snapshot)?
 
     /// An opener that calls `open` with the collection's location and
     /// query each time the collection (re)opens its stream: on start, on a
-    /// new page and on a new query.
-    public init(_ open: @escaping @Sendable (DatabaseReference, DatabaseQuery) -> OpenedStream) {
+    /// new page and on a new query; and `read`, when given, to read a
+    /// query's children once (without it, the collection asks what it holds).
+    /// - Complexity: O(1).
+    public init(_ open: @escaping @Sendable (DatabaseReference, DatabaseQuery) -> OpenedStream,
+                read: (@Sendable (DatabaseReference, DatabaseQuery) async throws(DatabaseError) -> Snapshot)? = nil) {
         self.open = open
+        self.read = read
     }
 
     /// A stream that never sends anything until stopped: the collection

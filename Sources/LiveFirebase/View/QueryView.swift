@@ -395,6 +395,19 @@ final class QueryView {
         return [removed, added, moved, changed].flatMap { group in group.sorted { $0.0 < $1.0 }.map(\.1) }
     }
 
+    /// The child just before `key` in the query's order, among those the
+    /// view holds (every child, when it is fed the whole location).
+    /// - Complexity: O(log n).
+    func child(before key: Key) -> Snapshot? {
+        guard let found = index.find(key), found.position > 0 else { return nil }
+        var before: Key?
+        index.forEachID(from: found.position - 1) { id in
+            before = index.key(of: id)
+            return false
+        }
+        return before.flatMap { cache[$0] }
+    }
+
     private func visiblePosition(_ key: Key, in window: Range<Int>) -> Int? {
         guard let found = index.find(key), window.contains(found.position) else { return nil }
         return found.position

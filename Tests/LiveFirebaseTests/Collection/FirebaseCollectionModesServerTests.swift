@@ -111,7 +111,7 @@ struct FirebaseCollectionModesServerTests {
                     && recorder.batches[0].deleted.isEmpty && recorder.batches[0].moved.isEmpty, "\(recorder.batches)")
             // Anchored at the oldest child loaded: live in the older page,
             // and a child added at the end pushes none out.
-            #expect(c.effectiveQuery.start == DatabaseQuery.Bound(value: 8, key: "k8") && c.effectiveQuery.limit == nil)
+            #expect(c.effectiveQuery.start == DatabaseQuery.Bound(value: 8) && c.effectiveQuery.limit == nil)
             try await client.set("changed", at: "/k9/t")
             try await client.set(.object(["s": 50, "t": "new"]), at: "/n1")
             #expect(try await Self.settles(c, server, c.effectiveQuery), "\(c.collection.models.map(\.identifier))")
@@ -125,6 +125,18 @@ struct FirebaseCollectionModesServerTests {
             #expect(try await c.loadNextPage() == 0)
             #expect(try await Self.settles(c, server, Self.query))
             c.stop()
+
+            // In priority order without priorities every child ties: a bound
+            // at the oldest would bring every older one, so the window stays
+            // the last children.
+            let tied = try FirebaseCollection(reference: try DatabaseReference(url: server.url, path: "/items"),
+                                              query: DatabaseQuery(), mode: .pagedFromEnd(size: 4),
+                                              dataSource: DecodingDataSource<RawChild>(), opener: .database(configuration: Self.fast))
+            try await tied.start()
+            #expect(try await tied.loadNextPage() == 4)
+            #expect(tied.effectiveQuery.start == nil && tied.effectiveQuery.limit == .last(8), "\(tied.effectiveQuery)")
+            #expect(tied.hasMorePages)
+            tied.stop()
         }
         #expect(throws: DatabaseError.self) {
             _ = try FirebaseCollection(reference: try DatabaseReference(url: "http://127.0.0.1:9", path: "/items"),

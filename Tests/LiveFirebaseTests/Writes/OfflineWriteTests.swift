@@ -40,7 +40,7 @@ final class RetryGate {
 }
 
 @MainActor
-@Suite("FirebaseCollection offline writes", .timeLimit(.minutes(1)))
+@Suite("FirebaseCollection offline writes", .timeLimit(.minutes(5)))
 struct OfflineWriteTests {
     typealias Collection = FirebaseCollection<DecodingDataSource<RawChild>>
 

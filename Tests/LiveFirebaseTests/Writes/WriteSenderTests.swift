@@ -6,7 +6,7 @@ import LiveServer
 import Testing
 
 @MainActor
-@Suite("WriteSender: writes that may have reached the server", .timeLimit(.minutes(1)))
+@Suite("WriteSender: writes that may have reached the server", .timeLimit(.minutes(5)))
 struct WriteSenderTests {
     /// Sends `write` through the REST sender, as attempt `attempt`.
     /// - Returns: The methods of the requests it made.
