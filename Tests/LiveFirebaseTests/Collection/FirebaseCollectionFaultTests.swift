@@ -184,6 +184,61 @@ struct FirebaseCollectionFaultTests {
         try await second.shutdown()
     }
 
+    @Test("writes made while the server is down are kept, shown, and sent once each, in order, when it is back")
+    func writesWhileDown() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("live-down-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = LiveServerConfiguration()
+        configuration.dataFile = directory.appendingPathComponent("db.json").path
+        let first = try await LiveServer.start(configuration)
+        let reference = try DatabaseReference(url: first.url, path: "/items")
+        try await DatabaseClient(reference).set(["a": ["s": 1], "b": ["s": 2]])
+        let sent = RESTRecordingTransport()
+        let c = try FirebaseCollection(
+            reference: reference, query: Self.query, mode: .all, dataSource: DecodingDataSource<RawChild>(),
+            opener: .database(configuration: StreamConfiguration(keepAliveTimeout: .seconds(5), initialBackoff: .milliseconds(20),
+                                                                 maxBackoff: .milliseconds(200))),
+            writer: .database(transport: sent))
+        var states: [Int: [String]] = [:]
+        let token = c.observeWrites { id, state in
+            let name: String
+            switch state {
+            case .pending: name = "pending"
+            case .confirmed: name = "confirmed"
+            case .reverted(let error): name = "reverted: \(error)"
+            }
+            states[id, default: []].append(name)
+        }
+        defer { token.cancel() }
+        try await c.start()
+        try await first.shutdown()
+        let ids = [try c.write(.set("/c", ["s": 0])), try c.write(.remove("/a")), try c.write(.set("/b/s", 9))]
+        #expect(c.collection.models.map(\.identifier) == ["c", "b"], "shown at once")
+        #expect(await eventually { sent.requests.count >= 1 }, "the first write was tried")
+
+        configuration.port = first.port
+        let second = try await LiveServer.start(configuration)
+        do {
+            for id in ids { #expect(await c.outcome(of: id) == .confirmed) }
+            #expect(states.values.allSatisfy { $0 == ["pending", "confirmed"] }, "\(states)")
+            let value = try await DatabaseClient(try DatabaseReference(url: second.url, path: "/items")).get().value
+            #expect(value == ["b": ["s": 9], "c": ["s": 0]])
+            // A refused connection sends nothing: the writes were sent again
+            // as first attempts, never read back first.
+            let methods = sent.requests.compactMap(\.httpMethod)
+            #expect(methods.count > 3, "an attempt failed while the server was down: \(methods)")
+            #expect(!methods.contains("GET"), "\(methods)")
+            #expect(methods.suffix(3) == ["PUT", "DELETE", "PUT"], "\(methods)")
+            #expect(await eventually { c.status == .live && c.collection.models.map(\.identifier) == ["c", "b"] })
+            c.stop()
+        } catch {
+            try? await second.shutdown()
+            throw error
+        }
+        try await second.shutdown()
+    }
+
     @Test("a slow consumer: the server disconnects it past its buffer limit; it reconnects and resyncs")
     func slowConsumer() async throws {
         try await withServer({ $0.listenerBufferLimit = 64 << 10 }) { server in
