@@ -152,13 +152,19 @@ struct FirebaseCollectionFaultTests {
         }
     }
 
-    @Test("the server killed and restarted on its data file: reconnect, resync, nothing lost")
-    func serverRestart() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("live-restart-\(UUID().uuidString)")
+    /// A server configuration keeping its data in a new temporary directory.
+    static func dataFileConfiguration() throws -> (LiveServerConfiguration, URL) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("live-data-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
         var configuration = LiveServerConfiguration()
         configuration.dataFile = directory.appendingPathComponent("db.json").path
+        return (configuration, directory)
+    }
+
+    @Test("the server killed and restarted on its data file: reconnect, resync, nothing lost")
+    func serverRestart() async throws {
+        var (configuration, directory) = try Self.dataFileConfiguration()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let first = try await LiveServer.start(configuration)
         let rig = try Rig(first, seed: testSeed())
         try await rig.write(20)
@@ -186,11 +192,8 @@ struct FirebaseCollectionFaultTests {
 
     @Test("writes made while the server is down are kept, shown, and sent once each, in order, when it is back")
     func writesWhileDown() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("live-down-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var (configuration, directory) = try Self.dataFileConfiguration()
         defer { try? FileManager.default.removeItem(at: directory) }
-        var configuration = LiveServerConfiguration()
-        configuration.dataFile = directory.appendingPathComponent("db.json").path
         let first = try await LiveServer.start(configuration)
         let reference = try DatabaseReference(url: first.url, path: "/items")
         try await DatabaseClient(reference).set(["a": ["s": 1], "b": ["s": 2]])

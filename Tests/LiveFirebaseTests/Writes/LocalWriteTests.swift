@@ -10,9 +10,10 @@ import Testing
 struct LocalWriteTests {
     typealias Collection = FirebaseCollection<DecodingDataSource<RawChild>>
 
-    static func make(_ gate: WriteGate, query: DatabaseQuery = DatabaseQuery(order: .child("s"))) throws -> Collection {
+    static func make(_ gate: WriteGate, query: DatabaseQuery = DatabaseQuery(order: .child("s")),
+                     cache: CollectionCache? = nil) throws -> Collection {
         try FirebaseCollection(reference: try DatabaseReference(url: "http://127.0.0.1:9", path: "/items"), query: query,
-                               mode: .live, dataSource: DecodingDataSource<RawChild>(), opener: .offline,
+                               mode: .live, dataSource: DecodingDataSource<RawChild>(), opener: .offline, cache: cache,
                                writer: gate.sender)
     }
 

@@ -45,10 +45,7 @@ struct OfflineWriteTests {
     typealias Collection = FirebaseCollection<DecodingDataSource<RawChild>>
 
     static func make(_ gate: WriteGate, cache: CollectionCache? = nil) throws -> Collection {
-        try FirebaseCollection(reference: try DatabaseReference(url: "http://127.0.0.1:9", path: "/items"),
-                               query: DatabaseQuery(order: .child("s")), mode: .live,
-                               dataSource: DecodingDataSource<RawChild>(), opener: .offline, cache: cache,
-                               writer: gate.sender)
+        try LocalWriteTests.make(gate, cache: cache)
     }
 
     nonisolated static func directory() -> String {
