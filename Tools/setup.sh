@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
 # Installs what building LiveCollection needs and is missing: jansson
 # (libjansson-dev), libedit (libedit-dev, the REPL's line editing) and
-# pkg-config; with --tests, also tmux (the REPL's terminal test). Safe to run
-# again; does nothing when all is there.
+# pkg-config; with --tests, also tmux (the REPL's terminal test), chromium and
+# chromium-driver (the inspector page's browser test). Safe to run again;
+# does nothing when all is there.
 set -euo pipefail
 
 need=()
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 if ! pkg-config --exists jansson 2>/dev/null; then need+=(libjansson-dev); fi
 if ! pkg-config --exists libedit 2>/dev/null; then need+=(libedit-dev); fi
-if [ "${1:-}" = "--tests" ]; then command -v tmux >/dev/null 2>&1 || need+=(tmux); fi
+if [ "${1:-}" = "--tests" ]; then
+    command -v tmux >/dev/null 2>&1 || need+=(tmux)
+    command -v chromium >/dev/null 2>&1 || need+=(chromium)
+    command -v chromedriver >/dev/null 2>&1 || need+=(chromium-driver)
+fi
 if [ "${#need[@]}" -gt 0 ]; then
     echo "setup: installing ${need[*]}"
     sudo_cmd=()

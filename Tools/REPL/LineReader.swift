@@ -55,6 +55,10 @@ final class LineReader {
         }
     }
 
+    /// Queues `line` after the lines read so far, as if it had been typed
+    /// (a command from the inspector page).
+    func inject(_ line: String) { continuation.yield(line) }
+
     /// Shows the prompt and takes keys until a line is entered (on a
     /// terminal; otherwise does nothing: lines come as they are read).
     /// Called again once each line's command is done.

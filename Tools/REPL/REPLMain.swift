@@ -42,6 +42,12 @@ struct LiveREPLMain: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per line (the contract in the README).")
     var json = false
 
+    @Flag(help: "Also serve the session as a page on loopback (its address goes to standard error): the sections as a list view shows them, each change applied as it comes, and a box for commands.")
+    var web = false
+
+    @Option(help: "The inspector page's port (0 picks a free one).")
+    var webPort = 0
+
     @Option(help: "Log level of the library's messages on standard error (trace … critical).")
     var logLevel: Logger.Level = .error
 
@@ -52,6 +58,7 @@ struct LiveREPLMain: AsyncParsableCommand {
         if offline, url != nil { throw ValidationError("--offline and --url exclude each other") }
         if auth != nil, url == nil { throw ValidationError("--auth goes with --url") }
         if sample < 0 { throw ValidationError("--sample must be 0 or more") }
+        if !(0...65535).contains(webPort) { throw ValidationError("--web-port must be a port, 0 to 65535") }
         if cache != nil, offline { throw ValidationError("--cache keeps what a server sent; --offline has no server") }
         if sample > 0, url != nil {
             throw ValidationError("--sample writes sample data; it is for the embedded server and --offline, not --url")

@@ -69,7 +69,23 @@ struct REPLRunner {
         if reader.interactive {
             printer.banner(source: source, server: server, path: options.path, session: session)
         }
-        let live = LiveChanges(session: session, printer: printer)
+        // The inspector page: what the session does, and commands in.
+        var hub: WebHub?
+        var web: WebServer?
+        if options.web {
+            let made = WebHub(session: session) { [reader] line in reader.inject(line) }
+            do {
+                web = try await WebServer.start(port: options.webPort, hub: made)
+            } catch {
+                printer.startupFailure(.usage(command: "--web", problem: "cannot listen on 127.0.0.1:\(options.webPort): \(error)",
+                                              usage: "--web [--web-port N]"))
+                return 1
+            }
+            hub = made
+            FileHandle.standardError.write(Data("live-repl: inspector at http://127.0.0.1:\(web?.port ?? 0)/\n".utf8))
+        }
+        defer { if let web { Task { await web.stop() } } }
+        let live = LiveChanges(session: session, printer: printer, hub: hub)
         session.onChange = { live.changed() }
         defer { session.onChange = nil }
         live.flush()
@@ -90,10 +106,13 @@ struct REPLRunner {
                 live.paused = false
                 live.flush()
                 printer.print(output)
+                if case .change(let report) = output { hub?.changed(report) }
+                hub?.ran(line, JSONOutput.line(for: output))
             } catch {
                 failed = true
                 live.flush()
                 printer.error(error)
+                hub?.ran(line, JSONOutput.error(error))
             }
             reader.prompt()
         }
@@ -124,13 +143,16 @@ struct REPLRunner {
 final class LiveChanges {
     let session: Session
     let printer: Printer
+    /// The inspector's pages, told too.
+    let hub: WebHub?
     /// While true, changes stay with the session (a command takes them).
     var paused = false
     private var scheduled = false
 
-    init(session: Session, printer: Printer) {
+    init(session: Session, printer: Printer, hub: WebHub? = nil) {
         self.session = session
         self.printer = printer
+        self.hub = hub
     }
 
     /// The session gathered a change.
@@ -146,7 +168,9 @@ final class LiveChanges {
     /// Prints what the session gathered since the last command, if anything.
     func flush() {
         let between = session.takeUnsolicited()
-        if !between.isEmpty { printer.between(between) }
+        guard !between.isEmpty else { return }
+        printer.between(between)
+        hub?.changed(between)
     }
 }
 

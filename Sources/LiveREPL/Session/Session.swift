@@ -251,6 +251,10 @@ public final class Session {
         return .change(report)
     }
 
+    /// The sections and their rows as they are now (what `show` prints).
+    /// - Complexity: O(n) for n rows.
+    public func shownSections() -> [ShownSection] { view.shown() }
+
     /// Every change the stream brought since the last command, if any
     /// (reported before the next command's output).
     public func takeUnsolicited() -> ChangeReport { recorder.take() }

@@ -1,0 +1,127 @@
+"""The inspector page of `live-repl --web` in a real browser: headless
+Chromium driven through WebDriver (Debian's chromium-driver, Python's
+selenium), against the built live-repl as a process.
+
+Seeded random commands are typed into the page's command box. After each,
+once the page has applied the change the session pushed, the rows in the
+page's DOM, section by section, must equal what `show --json` prints on the
+REPL's standard input, and the page must have found no change whose stages
+disagree with the sections shown after it.
+
+LIVE_REPL is the built live-repl; LIVE_TEST_SEED replays a run (the seed is
+printed on failure).
+"""
+import json
+import os
+import queue
+import random
+import subprocess
+import threading
+import unittest
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+SEED = int(os.environ.get("LIVE_TEST_SEED", "20261127"))
+WAIT = 30  # seconds: a bound for a hung browser or process, never a way to wait
+KEYS = ["a", "b", "Z", "_", "007", "7", "10", "-1", "1e3", "\uff61", "\u00e9", "e\u0301", "\u212b", "\ud55c"]
+GROUPS = ["g0", "g1", 1, True, None]
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = os.environ.get("LIVE_CHROMIUM", "/usr/bin/chromium")
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1200,900"):
+        options.add_argument(flag)
+    return webdriver.Chrome(service=Service(os.environ.get("LIVE_CHROMEDRIVER", "/usr/bin/chromedriver")),
+                            options=options)
+
+
+class REPLWeb:
+    """live-repl --offline --json --web, its standard input kept open."""
+
+    def __init__(self, options):
+        self.process = subprocess.Popen([os.environ["LIVE_REPL"], "--offline", "--json", "--web"] + options,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                        text=True, encoding="utf-8", bufsize=1)
+        first = self.process.stderr.readline()
+        if "inspector at " not in first:
+            self.process.kill()
+            raise AssertionError("live-repl --web did not start: %r" % first)
+        self.url = first.split("inspector at ", 1)[1].strip()
+        self.lines = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.process.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def show(self):
+        """`show` typed on standard input: the keys of each section."""
+        self.process.stdin.write("show\n")
+        self.process.stdin.flush()
+        while True:
+            line = self.lines.get(timeout=WAIT)
+            if line is None:
+                raise AssertionError("live-repl ended")
+            value = json.loads(line)
+            if "sections" in value:
+                return [s["keys"] for s in value["sections"]]
+
+    def close(self):
+        self.process.stdin.close()
+        status = self.process.wait(timeout=WAIT)
+        self.process.stdout.close()
+        self.process.stderr.close()
+        return status
+
+
+def random_command(rng):
+    key = rng.choice(KEYS)
+    child = lambda: {"score": rng.randint(0, 9), "group": rng.choice(GROUPS)}  # noqa: E731
+    kind = rng.choice(["put", "put", "patch", "remove", "score"])
+    if kind == "put":
+        return "put /%s %s" % (key, json.dumps(child(), ensure_ascii=False))
+    if kind == "patch":
+        members = {k: (child() if rng.random() < 0.7 else None) for k in rng.sample(KEYS, rng.randint(1, 4))}
+        return "patch / %s" % json.dumps(members, ensure_ascii=False)
+    if kind == "remove":
+        return "put /%s null" % key
+    return "put /%s/score %d" % (key, rng.randint(0, 9))
+
+
+class InspectorTests(unittest.TestCase):
+    def test_the_page_shows_what_show_prints_after_every_command(self):
+        rng = random.Random(SEED)
+        where = "seed %d (replay: LIVE_TEST_SEED=%d)" % (SEED, SEED)
+        repl = REPLWeb(["--order-by", "score", "--section-by", "group"])
+        driver = browser()
+        try:
+            driver.get(repl.url)
+            wait = WebDriverWait(driver, WAIT)
+            wait.until(lambda d: d.execute_script("return window.liveInspector && window.liveInspector.connected"))
+            box = driver.find_element(By.ID, "command")
+            self.assertEqual(driver.find_element(By.CSS_SELECTOR, "label[for=command]").text, "Command")
+            for step in range(25):
+                command = random_command(rng)
+                outputs = driver.execute_script("return window.liveInspector.outputs")
+                box.send_keys(command + Keys.ENTER)
+                wait.until(lambda d: d.execute_script("return window.liveInspector.outputs") > outputs)
+                shown = driver.execute_script("""
+                    return [...document.querySelectorAll('#sections section')].map(s =>
+                        [...s.querySelectorAll('li')].map(li => li.dataset.key));""")
+                self.assertEqual(shown, repl.show(), "%s step %d: %s" % (where, step, command))
+                problems = driver.execute_script("return window.liveInspector.problems")
+                self.assertEqual(problems, [], "%s step %d: %s" % (where, step, command))
+        finally:
+            driver.quit()
+            status = repl.close()
+        self.assertEqual(status, 0, where)
+
+
+if __name__ == "__main__":
+    unittest.main()

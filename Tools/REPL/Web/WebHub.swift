@@ -1,0 +1,57 @@
+// WebHub.swift — the inspector's side of the session: the pages connected,
+// what they are told, and the commands they send.
+
+import LiveModel
+import LiveREPL
+
+/// Tells every connected page what the session does, on the main actor:
+/// - `hello`: the sections and rows now (`show --json`), when a page connects;
+/// - `change`: a change line (`--json`) with the sections and rows after it,
+///   `{"change": …, "show": …}`;
+/// - `output`: a command's line and its `--json` output.
+/// Commands a page sends run as if typed, in order with standard input.
+@MainActor
+final class WebHub {
+    private let session: Session
+    private let run: (String) -> Void
+    private var clients: [WebClient] = []
+
+    /// A hub for `session`; `run` queues a command line.
+    init(session: Session, run: @escaping (String) -> Void) {
+        self.session = session
+        self.run = run
+    }
+
+    /// A page connected: it gets the sections and rows now.
+    func add(_ client: WebClient) {
+        clients.append(client)
+        client.send(event: "hello", data: show())
+        client.channel.closeFuture.whenComplete { _ in
+            Task { @MainActor in self.clients.removeAll { $0 === client } }
+        }
+    }
+
+    /// A page sent a command.
+    func command(_ line: String) { run(line) }
+
+    /// The session's collection changed (a command's change, or one from
+    /// the server between commands).
+    func changed(_ report: ChangeReport) {
+        guard !clients.isEmpty, let change = JSONOutput.line(for: .change(report)) else { return }
+        broadcast("change", #"{"change":"# + change + #","show":"# + show() + "}")
+    }
+
+    /// A command ran, with this output.
+    func ran(_ line: String, _ output: String?) {
+        guard !clients.isEmpty else { return }
+        broadcast("output", #"{"command":"# + JSONValue.string(line).jsonText() + #","output":"# + (output ?? "null") + "}")
+    }
+
+    private func show() -> String {
+        JSONOutput.line(for: .sections(session.shownSections())) ?? #"{"sections":[]}"#
+    }
+
+    private func broadcast(_ event: String, _ data: String) {
+        for client in clients { client.send(event: event, data: data) }
+    }
+}
