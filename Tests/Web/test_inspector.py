@@ -1,15 +1,22 @@
 """The inspector page of `live-repl --web` in a real browser: headless
 Chromium driven through WebDriver (Debian's chromium-driver, Python's
-selenium), against the built live-repl as a process.
+selenium), against the built live-repl and live-server as processes.
 
-Seeded random commands are typed into the page's command box. After each,
-once the page has applied the change the session pushed, the rows in the
-page's DOM, section by section, must equal what `show --json` prints on the
-REPL's standard input, and the page must have found no change whose stages
-disagree with the sections shown after it.
+- Seeded random commands are typed into the page's command box. After each,
+  once the page has applied the change the session pushed, the rows in the
+  page's DOM, section by section, must equal what `show --json` prints on
+  the REPL's standard input.
+- Another client writes to live-server while the REPL is idle: the page must
+  come to show what `show` prints after `sync`, the changes pushed to it as
+  they happen, also after the page is reloaded in the middle.
+- Throughout, the page must find no change whose stages disagree with the
+  sections shown after it.
+- The server refuses events and commands without the printed token, commands
+  from another origin, requests naming another host, and lines with line
+  breaks.
 
-LIVE_REPL is the built live-repl; LIVE_TEST_SEED replays a run (the seed is
-printed on failure).
+LIVE_REPL and LIVE_SERVER are the built tools; LIVE_TEST_SEED replays a run
+(the seed is printed on failure).
 """
 import json
 import os
@@ -18,6 +25,9 @@ import random
 import subprocess
 import threading
 import unittest
+import urllib.error
+import urllib.parse
+import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -41,10 +51,10 @@ def browser():
 
 
 class REPLWeb:
-    """live-repl --offline --json --web, its standard input kept open."""
+    """live-repl --json --web, its standard input kept open."""
 
     def __init__(self, options):
-        self.process = subprocess.Popen([os.environ["LIVE_REPL"], "--offline", "--json", "--web"] + options,
+        self.process = subprocess.Popen([os.environ["LIVE_REPL"], "--json", "--web"] + options,
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                         text=True, encoding="utf-8", bufsize=1)
         first = self.process.stderr.readline()
@@ -60,10 +70,13 @@ class REPLWeb:
             self.lines.put(line.rstrip("\n"))
         self.lines.put(None)
 
+    def type(self, line):
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
     def show(self):
         """`show` typed on standard input: the keys of each section."""
-        self.process.stdin.write("show\n")
-        self.process.stdin.flush()
+        self.type("show")
         while True:
             line = self.lines.get(timeout=WAIT)
             if line is None:
@@ -94,11 +107,27 @@ def random_command(rng):
     return "put /%s/score %d" % (key, rng.randint(0, 9))
 
 
+def dom_rows(driver):
+    return driver.execute_script("""
+        return [...document.querySelectorAll('#sections section')].map(s =>
+            [...s.querySelectorAll('li')].map(li => li.dataset.key));""")
+
+
+def request(url, method="GET", body=None, headers=None):
+    """The status of a request (read, then closed)."""
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, data=body, method=method, headers=headers or {}),
+                                    timeout=WAIT) as answer:
+            return answer.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
 class InspectorTests(unittest.TestCase):
     def test_the_page_shows_what_show_prints_after_every_command(self):
         rng = random.Random(SEED)
         where = "seed %d (replay: LIVE_TEST_SEED=%d)" % (SEED, SEED)
-        repl = REPLWeb(["--order-by", "score", "--section-by", "group"])
+        repl = REPLWeb(["--offline", "--order-by", "score", "--section-by", "group"])
         driver = browser()
         try:
             driver.get(repl.url)
@@ -111,15 +140,74 @@ class InspectorTests(unittest.TestCase):
                 outputs = driver.execute_script("return window.liveInspector.outputs")
                 box.send_keys(command + Keys.ENTER)
                 wait.until(lambda d: d.execute_script("return window.liveInspector.outputs") > outputs)
-                shown = driver.execute_script("""
-                    return [...document.querySelectorAll('#sections section')].map(s =>
-                        [...s.querySelectorAll('li')].map(li => li.dataset.key));""")
+                shown = dom_rows(driver)
                 self.assertEqual(shown, repl.show(), "%s step %d: %s" % (where, step, command))
                 problems = driver.execute_script("return window.liveInspector.problems")
                 self.assertEqual(problems, [], "%s step %d: %s" % (where, step, command))
+                # Beside the rows: each one's sort value and summary, the query and the stats.
+                rows = driver.execute_script("""
+                    return [...document.querySelectorAll('#sections li')].map(li =>
+                        [li.querySelector('.sort').textContent, li.querySelector('.summary').textContent]);""")
+                self.assertTrue(all(summary for _, summary in rows), "%s step %d: %s" % (where, step, rows))
+                # The stats follow the output, as their own event.
+                children = "children: %d" % sum(map(len, shown))
+                wait.until(lambda d: children in d.find_element(By.ID, "stats").text,
+                           "%s step %d: %s" % (where, step, children))
+            self.assertIn("orderBy=score", driver.find_element(By.ID, "query").text, where)
+            self.assertIn("sections: by group", driver.find_element(By.ID, "query").text, where)
         finally:
             driver.quit()
             status = repl.close()
+        self.assertEqual(status, 0, where)
+
+
+    def test_changes_from_the_server_are_pushed_while_idle(self):
+        rng = random.Random(SEED + 1)
+        where = "seed %d (replay: LIVE_TEST_SEED=%d)" % (SEED, SEED)
+        server = subprocess.Popen([os.environ["LIVE_SERVER"], "--port", "0"], stdout=subprocess.PIPE, text=True)
+        base = server.stdout.readline().strip()
+        repl = REPLWeb(["--url", base, "--path", "/items", "--order-by", "score", "--section-by", "group"])
+        driver = browser()
+        try:
+            driver.get(repl.url)
+            wait = WebDriverWait(driver, WAIT)
+            wait.until(lambda d: d.execute_script("return window.liveInspector && window.liveInspector.connected"))
+            for round_ in range(8):
+                # Another client, while the REPL waits for input.
+                for _ in range(rng.randint(1, 4)):
+                    key = rng.choice(KEYS)
+                    url = "%s/items/%s.json" % (base, urllib.parse.quote(key))
+                    if rng.random() < 0.25:
+                        request(url, "DELETE")
+                    else:
+                        child = {"score": rng.randint(0, 9), "group": rng.choice(GROUPS)}
+                        request(url, "PUT", json.dumps(child).encode())
+                if round_ == 4:
+                    driver.refresh()
+                    wait.until(lambda d: d.execute_script("return window.liveInspector && window.liveInspector.connected"))
+                repl.type("sync")
+                expected = repl.show()
+                wait.until(lambda d: dom_rows(d) == expected, "%s round %d: %s" % (where, round_, expected))
+                self.assertEqual(driver.execute_script("return window.liveInspector.problems"), [],
+                                 "%s round %d" % (where, round_))
+            # Only the page, with the printed token, may listen and send.
+            page = repl.url.split("?", 1)[0]
+            port = page.rsplit(":", 1)[1].strip("/")
+            token = repl.url.split("token=", 1)[1]
+            origin = {"Origin": "http://127.0.0.1:%s" % port, "Content-Type": "text/plain"}
+            self.assertEqual(request(page + "events"), 403, where)
+            self.assertEqual(request(page + "command?token=" + token, "POST", b"show", origin), 202, where)
+            self.assertEqual(request(page + "command?token=" + token, "POST", b"show",
+                                     {"Origin": "http://evil.example", "Content-Type": "text/plain"}), 403, where)
+            self.assertEqual(request(page + "command?token=" + token, "POST", b"show\nquit", origin), 400, where)
+            self.assertEqual(request(page + "command?token=wrong", "POST", b"show", origin), 403, where)
+            self.assertEqual(request(page, headers={"Host": "evil.example:" + port}), 403, where)
+        finally:
+            driver.quit()
+            status = repl.close()
+            server.terminate()
+            server.wait(timeout=WAIT)
+            server.stdout.close()
         self.assertEqual(status, 0, where)
 
 

@@ -82,9 +82,8 @@ struct REPLRunner {
                 return 1
             }
             hub = made
-            FileHandle.standardError.write(Data("live-repl: inspector at http://127.0.0.1:\(web?.port ?? 0)/\n".utf8))
+            FileHandle.standardError.write(Data("live-repl: inspector at \(web?.address ?? "")\n".utf8))
         }
-        defer { if let web { Task { await web.stop() } } }
         let live = LiveChanges(session: session, printer: printer, hub: hub)
         session.onChange = { live.changed() }
         defer { session.onChange = nil }
@@ -116,6 +115,7 @@ struct REPLRunner {
             }
             reader.prompt()
         }
+        web?.stopAccepting()
         // The writes made are answered before the session ends.
         if !(await session.finishWrites(seconds: session.writeTimeout)) {
             if session.keepsWrites {
@@ -127,6 +127,7 @@ struct REPLRunner {
             }
         }
         live.flush()
+        await web?.stop()
         // What the server confirmed is kept for the next start (--cache).
         do { try await session.saveCache() } catch {
             failed = true

@@ -6,6 +6,14 @@ import LiveFirebase
 import LiveModel
 
 extension Session {
+    /// What `query` without options and `stats` print, without running a
+    /// command: for a front end that shows them beside the rows.
+    /// - Complexity: O(s) for s sections (`stats` reads the collection's
+    ///   counts and the process's memory).
+    public func information() -> (query: [String], stats: [String]) {
+        (queryLines(), statsLines())
+    }
+
     /// The query, the sections, the load mode and where data comes from.
     func queryLines() -> [String] {
         var lines = ["query: \(firebase.effectiveQuery)"]

@@ -23,6 +23,10 @@ enum WebAssets {
       input { flex: 1; font: inherit; font-family: ui-monospace, monospace; }
       #log li { white-space: pre-wrap; word-break: break-all; }
       .error { color: #c62828; }
+      li.row { display: grid; grid-template-columns: minmax(6rem, 1fr) minmax(4rem, auto) 3fr; gap: 0.75rem; }
+      .sort { color: color-mix(in srgb, currentColor 70%, transparent); text-align: right; }
+      .summary { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+      pre { margin: 0; white-space: pre-wrap; font-size: 0.8rem; }
     </style>
     </head>
     <body>
@@ -36,6 +40,10 @@ enum WebAssets {
       <div id="sections" aria-label="Sections and rows"></div>
     </main>
     <aside>
+      <h2 id="query-title">Query</h2>
+      <pre id="query" aria-labelledby="query-title"></pre>
+      <h2 id="stats-title">Stats</h2>
+      <pre id="stats" aria-labelledby="stats-title"></pre>
       <h2 id="log-title">Log</h2>
       <ol id="log" aria-labelledby="log-title"></ol>
     </aside>
@@ -49,12 +57,20 @@ enum WebAssets {
     /// sections the session shows after it.
     static let script = #"""
     "use strict";
-    const inspector = { sections: [], changes: 0, outputs: 0, problems: [] };
+    const inspector = { sections: [], contents: new Map(), changes: 0, outputs: 0, problems: [] };
     window.liveInspector = inspector;
     const HOLE = null;
 
     function fromShow(show) {
       return show.sections.map(s => ({ value: s.section, keys: s.keys.slice() }));
+    }
+
+    // Each row's sort value and summary, by key, as the session shows them.
+    function takeContents(show) {
+      inspector.contents = new Map();
+      for (const s of show.sections) {
+        s.keys.forEach((key, r) => inspector.contents.set(key, { sort: s.sort[r], summary: s.summary[r] }));
+      }
     }
 
     // One stage applied to the sections (arrays of keys): deletions, reloads
@@ -75,7 +91,25 @@ enum WebAssets {
         if (j >= from.length) throw new Error("more sections kept than counted");
         from[j++] = i;
       }
-      const gone = new Set([...stage.deletedRows, ...stage.movedRows.map(m => m[0])].map(p => p[0] + "/" + p[1]));
+      // Each old row goes once at most, each new slot is filled once at most,
+      // and every path is inside its sections.
+      const gone = new Set();
+      for (const [sec, row] of [...stage.deletedRows, ...stage.movedRows.map(m => m[0])]) {
+        if (!old[sec] || row < 0 || row >= old[sec].keys.length) throw new Error("no row " + sec + "." + row + " before");
+        if (gone.has(sec + "/" + row)) throw new Error("row " + sec + "." + row + " goes twice");
+        gone.add(sec + "/" + row);
+      }
+      for (const [sec, row] of stage.reloadedRows) {
+        if (!old[sec] || row < 0 || row >= old[sec].keys.length || gone.has(sec + "/" + row)) {
+          throw new Error("row " + sec + "." + row + " cannot be reloaded");
+        }
+      }
+      const filled = new Set();
+      for (const [sec, row] of [...stage.insertedRows, ...stage.movedRows.map(m => m[1])]) {
+        if (sec < 0 || sec >= counts.length || row < 0 || row >= counts[sec]) throw new Error("no row " + sec + "." + row + " after");
+        if (filled.has(sec + "/" + row)) throw new Error("row " + sec + "." + row + " is filled twice");
+        filled.add(sec + "/" + row);
+      }
       return counts.map((total, s) => {
         const f = from[s];
         if (f === undefined) throw new Error("section " + s + " comes from nowhere");
@@ -100,8 +134,14 @@ enum WebAssets {
 
     // A change: its stages one after another, then the holes filled from
     // the sections shown after it, which must agree with the rest.
+    function sameKeys(a, b) {
+      return a.length === b.length && a.every((s, i) => s.keys.length === b[i].keys.length
+        && s.keys.every((k, r) => k === b[i].keys[r]));
+    }
+
     function applyChange(change, show) {
       let sections = inspector.sections;
+      const before = sections;
       try {
         for (const stage of change.stages) sections = applyStage(sections, stage);
         const after = fromShow(show);
@@ -112,12 +152,19 @@ enum WebAssets {
           section.keys.forEach((key, r) => {
             if (key !== HOLE && key !== want[r]) throw new Error("row " + s + "." + r + ": " + key + " vs " + want[r]);
           });
+          if (section.value !== undefined && JSON.stringify(section.value) !== JSON.stringify(after[s].value)) {
+            throw new Error("section " + s + " is " + JSON.stringify(after[s].value) + ", not " + JSON.stringify(section.value));
+          }
           section.keys = want.slice();
           section.value = after[s].value;
         });
       } catch (problem) {
-        inspector.problems.push(String(problem.message || problem));
-        log("problem: " + (problem.message || problem) + "; showing the sections as they are", true);
+        // A page that connected while the change was being made shows it
+        // already: nothing to apply.
+        if (!sameKeys(before, fromShow(show))) {
+          inspector.problems.push(String(problem.message || problem));
+          log("problem: " + (problem.message || problem) + "; showing the sections as they are", true);
+        }
         sections = fromShow(show);
       }
       inspector.sections = sections;
@@ -132,13 +179,20 @@ enum WebAssets {
         block.dataset.section = String(s);
         const title = document.createElement("h2");
         title.id = "section-" + s;
-        title.textContent = "section " + s + " · " + JSON.stringify(section.value ?? null) + " · " + section.keys.length + " rows";
+        title.textContent = "section " + s + " · " + JSON.stringify(section.value ?? null) + " · " + section.keys.length + (section.keys.length === 1 ? " row" : " rows");
         const list = document.createElement("ol");
         list.setAttribute("aria-labelledby", title.id);
         for (const key of section.keys) {
           const item = document.createElement("li");
+          item.className = "row";
           item.dataset.key = key;
-          item.textContent = key;
+          const content = inspector.contents.get(key) || { sort: "", summary: "" };
+          for (const [name, text] of [["key", key], ["sort", content.sort], ["summary", content.summary]]) {
+            const part = document.createElement("span");
+            part.className = name;
+            part.textContent = text;
+            item.append(part);
+          }
           list.append(item);
         }
         block.append(title, list);
@@ -153,18 +207,27 @@ enum WebAssets {
       document.getElementById("log").prepend(item);
     }
 
-    const events = new EventSource("/events");
+    const token = new URLSearchParams(location.search).get("token") || "";
+    const events = new EventSource("/events?token=" + encodeURIComponent(token));
     events.addEventListener("open", () => { document.getElementById("status").textContent = "live"; });
     events.addEventListener("error", () => { document.getElementById("status").textContent = "disconnected: retrying…"; });
     events.addEventListener("hello", e => {
-      inspector.sections = fromShow(JSON.parse(e.data));
+      const show = JSON.parse(e.data);
+      takeContents(show);
+      inspector.sections = fromShow(show);
       inspector.connected = true;
       render();
     });
     events.addEventListener("change", e => {
       const message = JSON.parse(e.data);
+      takeContents(message.show);
       applyChange(message.change, message.show);
-      log("change: " + message.change.stages.length + " stages, " + message.change.events.length + " events");
+      log(message.lines.join("\n"));
+    });
+    events.addEventListener("info", e => {
+      const info = JSON.parse(e.data);
+      document.getElementById("query").textContent = info.query.join("\n");
+      document.getElementById("stats").textContent = info.stats.join("\n");
     });
     events.addEventListener("output", e => {
       const message = JSON.parse(e.data);
@@ -173,13 +236,18 @@ enum WebAssets {
           !!(message.output && message.output.error));
     });
 
+    // Commands go one after another, in the order typed.
+    let sending = Promise.resolve();
     document.getElementById("command-form").addEventListener("submit", e => {
       e.preventDefault();
       const box = document.getElementById("command");
       const line = box.value.trim();
       if (!line) return;
       box.value = "";
-      fetch("/command", { method: "POST", headers: { "Content-Type": "text/plain" }, body: line });
+      sending = sending.then(() => fetch("/command?token=" + encodeURIComponent(token),
+                                         { method: "POST", headers: { "Content-Type": "text/plain" }, body: line }))
+        .then(answer => answer.ok ? answer : answer.text().then(text => { throw new Error(text.trim()); }))
+        .catch(problem => log("> " + line + "\nnot run: " + (problem.message || problem), true));
     });
     """#
 }

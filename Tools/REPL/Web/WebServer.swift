@@ -1,47 +1,72 @@
 // WebServer.swift — the inspector page's server: loopback only, the page
 // and its script, a stream of events (server-sent events), and commands in.
 
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 
 /// Serves the inspector on 127.0.0.1: `GET /` (the page), `GET /app.js`,
-/// `GET /events` (the session's events, as server-sent events) and
-/// `POST /command` (a REPL line, run as if typed).
+/// `GET /events?token=…` (the session's events, as server-sent events) and
+/// `POST /command?token=…` (a REPL line, run as if typed).
+///
+/// Who may use it: requests must name `127.0.0.1` or `localhost` with the
+/// port as their host (a name that merely resolves here, DNS rebinding, is
+/// refused); events and commands need the token in the address printed at
+/// start (other users and processes of the machine do not know it), and a
+/// command must come from the page's origin (another site open in the
+/// browser cannot send one).
 final class WebServer: Sendable {
     let port: Int
+    /// The secret in the page's address.
+    let token: String
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
+    private let accepting: NIOLockedValueBox<Bool>
+
+    /// The page's address, token included.
+    var address: String { "http://127.0.0.1:\(port)/?token=\(token)" }
 
     /// Binds 127.0.0.1:`port` (0 picks a free one); requests go to `hub`.
     static func start(port: Int, hub: WebHub) async throws -> WebServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        var generator = SystemRandomNumberGenerator()
+        let token = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        let accepting = NIOLockedValueBox(true)
         do {
             let channel = try await ServerBootstrap(group: group)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                        try channel.pipeline.syncOperations.addHandler(WebHandler(hub: hub))
+                        try channel.pipeline.syncOperations.addHandler(WebHandler(hub: hub, token: token, accepting: accepting))
                     }
                 }
                 .bind(host: "127.0.0.1", port: port)
                 .get()
-            return WebServer(port: channel.localAddress?.port ?? port, group: group, channel: channel)
+            return WebServer(port: channel.localAddress?.port ?? port, token: token, group: group, channel: channel,
+                             accepting: accepting)
         } catch {
             try? await group.shutdownGracefully()
             throw error
         }
     }
 
-    private init(port: Int, group: MultiThreadedEventLoopGroup, channel: any Channel) {
+    private init(port: Int, token: String, group: MultiThreadedEventLoopGroup, channel: any Channel,
+                 accepting: NIOLockedValueBox<Bool>) {
         self.port = port
+        self.token = token
         self.group = group
         self.channel = channel
+        self.accepting = accepting
     }
 
-    /// Closes every connection and stops listening.
+    /// Refuses further commands (the session's input has ended).
+    func stopAccepting() { accepting.withLockedValue { $0 = false } }
+
+    /// Stops listening and closes every connection (the event loop's).
     func stop() async {
+        stopAccepting()
         try? await channel.close()
         try? await group.shutdownGracefully()
     }
@@ -54,63 +79,83 @@ final class WebHandler: ChannelInboundHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let hub: WebHub
+    private let token: String
+    private let accepting: NIOLockedValueBox<Bool>
     private var head: HTTPRequestHead?
     private var body: [UInt8] = []
+    private var tooLarge = false
     /// Commands longer than this are refused.
     private static let maxBody = 1 << 20
 
-    init(hub: WebHub) { self.hub = hub }
+    init(hub: WebHub, token: String, accepting: NIOLockedValueBox<Bool>) {
+        self.hub = hub
+        self.token = token
+        self.accepting = accepting
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
             self.head = head
             body.removeAll()
+            tooLarge = false
         case .body(var buffer):
-            if body.count + buffer.readableBytes <= Self.maxBody {
+            guard !tooLarge else { return }
+            if body.count + buffer.readableBytes > Self.maxBody {
+                tooLarge = true
+                body.removeAll()
+            } else {
                 body += buffer.readBytes(length: buffer.readableBytes) ?? []
             }
         case .end:
             guard let head else { return }
             self.head = nil
-            route(head, body, context: context)
+            route(head, context: context)
         }
     }
 
-    private func route(_ head: HTTPRequestHead, _ body: [UInt8], context: ChannelHandlerContext) {
-        let path = head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? "/"
-        // Only this page, reached as loopback: a name that resolves here
-        // (DNS rebinding) or a page of another origin gets nothing.
+    private func route(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+        let parts = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let path = parts.first.map(String.init) ?? "/"
+        let query = parts.count > 1 ? String(parts[1]) : ""
         let port = context.channel.localAddress?.port ?? 0
-        let origins = ["127.0.0.1:\(port)", "localhost:\(port)"]
-        guard let host = head.headers.first(name: "Host"), origins.contains(host) else {
-            return respond(context, .forbidden, "text/plain", "only http://127.0.0.1:\(port)/\n")
-        }
-        if head.method == .POST, head.headers.first(name: "Origin").map({ origin in
-            !origins.contains { "http://" + $0 == origin }
-        }) ?? true {
-            return respond(context, .forbidden, "text/plain", "commands come from the inspector page only\n")
+        let hosts = ["127.0.0.1:\(port)", "localhost:\(port)"]
+        guard let host = head.headers.first(name: "Host"), hosts.contains(host) else {
+            return respond(context, .forbidden, "only http://127.0.0.1:\(port)/\n")
         }
         switch (head.method, path) {
-        case (.GET, "/"): respond(context, .ok, "text/html; charset=utf-8", WebAssets.page)
-        case (.GET, "/app.js"): respond(context, .ok, "text/javascript; charset=utf-8", WebAssets.script)
-        case (.GET, "/events"): openEvents(context)
-        case (.POST, "/command"):
-            let line = String(decoding: body, as: UTF8.self)
-            guard !line.contains("\n") else { return respond(context, .badRequest, "text/plain", "one line only\n") }
-            let hub = hub
-            Task { @MainActor in hub.command(line) }
-            respond(context, .accepted, "text/plain", "")
-        default: respond(context, .notFound, "text/plain", "not found\n")
+        case (.GET, "/"): return respond(context, .ok, WebAssets.page, type: "text/html; charset=utf-8")
+        case (.GET, "/app.js"): return respond(context, .ok, WebAssets.script, type: "text/javascript; charset=utf-8")
+        case (.GET, "/events"), (.POST, "/command"): break
+        default: return respond(context, .notFound, "not found\n")
         }
+        guard query.split(separator: "&").contains(Substring("token=" + token)) else {
+            return respond(context, .forbidden, "the address printed at start, with its token, is needed\n")
+        }
+        guard head.method == .POST else { return openEvents(context) }
+        guard let origin = head.headers.first(name: "Origin"), hosts.contains(where: { "http://" + $0 == origin }) else {
+            return respond(context, .forbidden, "commands come from the inspector page only\n")
+        }
+        guard !tooLarge else { return respond(context, .payloadTooLarge, "a command is at most 1 MiB\n") }
+        // One line of text: no line breaks or other control characters.
+        guard let line = String(validating: body, as: UTF8.self),
+              !line.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            return respond(context, .badRequest, "one line of text only\n")
+        }
+        guard accepting.withLockedValue({ $0 }) else { return respond(context, .serviceUnavailable, "the session has ended\n") }
+        let hub = hub
+        Task { @MainActor in hub.command(line) }
+        respond(context, .accepted, "")
     }
 
-    private func respond(_ context: ChannelHandlerContext, _ status: HTTPResponseStatus, _ type: String, _ text: String) {
+    private func respond(_ context: ChannelHandlerContext, _ status: HTTPResponseStatus, _ text: String,
+                         type: String = "text/plain; charset=utf-8") {
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: type)
         headers.add(name: "Content-Length", value: String(text.utf8.count))
         headers.add(name: "Cache-Control", value: "no-store")
-        headers.add(name: "Content-Security-Policy", value: "default-src 'self'; style-src 'self' 'unsafe-inline'")
+        headers.add(name: "Content-Security-Policy",
+                    value: "default-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'")
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: text)))), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
@@ -135,13 +180,15 @@ final class WebClient: Sendable {
 
     init(channel: any Channel) { self.channel = channel }
 
-    /// Sends one event (`data` is one line of JSON).
+    /// Sends one event (`data` is one line of JSON). A page that does not
+    /// keep up (its connection's buffer is full) is disconnected: its
+    /// browser connects again and starts from the sections as they are.
     func send(event: String, data: String) {
         let text = "event: \(event)\ndata: \(data)\n\n"
         let channel = channel
         channel.eventLoop.execute {
-            let buffer = channel.allocator.buffer(string: text)
-            channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(buffer)), promise: nil)
+            guard channel.isWritable else { return channel.close(promise: nil) }
+            channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(channel.allocator.buffer(string: text))), promise: nil)
         }
     }
 }
