@@ -21,7 +21,8 @@ import LiveModel
 /// may have reached the server (``WriteAttempt/again``).
 ///
 /// One collection at a time holds a queue's file (a lock beside it,
-/// `<hash>.writes.lock`, released when the process ends however it ends);
+/// `<hash>.writes.lock`, a `FileLock`, released when the collection goes
+/// or the process ends, however it ends);
 /// another collection of the same location and cache keeps its writes in
 /// memory only.
 final class WriteQueue {
@@ -37,7 +38,7 @@ final class WriteQueue {
     /// The file, when the queue is kept on disk and this queue holds it.
     private(set) var file: String?
     private let identity: String
-    private var lockFD: Int32 = -1
+    private var lock: FileLock?
     /// Why the file could not be read, locked or written last; nil once a
     /// write succeeds.
     private(set) var failure: DatabaseError?
@@ -56,11 +57,11 @@ final class WriteQueue {
             failure = .cache("writes are kept in memory only: \(error.description)")
             return
         }
-        guard let fd = DurableFile.lock(path + ".lock") else {
+        guard let lock = FileLock(path + ".lock") else {
             failure = .cache("writes are kept in memory only: another collection of \(reference) holds \(path)")
             return
         }
-        lockFD = fd
+        self.lock = lock
         file = path
         guard let bytes = DurableFile.read(path) else {
             // Missing: an empty queue. There but unreadable: not written over.
@@ -92,8 +93,6 @@ final class WriteQueue {
             }
         }
     }
-
-    deinit { if lockFD >= 0 { DurableFile.close(lockFD) } }
 
     /// Whether no write is queued.
     var isEmpty: Bool { entries.isEmpty }

@@ -121,21 +121,6 @@ package enum DurableFile {
         }
     }
 
-    /// Takes an exclusive lock on `path` (made `0600` when missing),
-    /// without waiting: held until the descriptor is closed (or the
-    /// process ends, however it ends).
-    /// - Returns: The descriptor holding the lock; nil when another holds
-    ///   it or the file cannot be opened.
-    package static func lock(_ path: String) -> Int32? {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return nil }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            posixClose(fd)
-            return nil
-        }
-        return fd
-    }
-
     /// The system's reason for the last failure.
     package static func errnoText() -> String { String(cString: strerror(errno)) }
 
