@@ -107,10 +107,30 @@ def random_command(rng):
     return "put /%s/score %d" % (key, rng.randint(0, 9))
 
 
-def dom_rows(driver):
+def settle(driver, wait, where):
+    """Waits until the page has drawn every stage it was sent and has the
+    contents of every row it draws; returns the sections it shows (keys)."""
+    wait.until(lambda d: d.execute_script(
+        "const i = window.liveInspector; return i.idle() && i.rendered().every(r => !r.pending)"), where)
+    return driver.execute_script("return window.liveInspector.shown.map(s => s.keys)")
+
+
+def drawn_rows(driver):
+    """The rows in the document: [section, row, key, sort, summary]."""
     return driver.execute_script("""
-        return [...document.querySelectorAll('#sections section')].map(s =>
-            [...s.querySelectorAll('li')].map(li => li.dataset.key));""")
+        return window.liveInspector.rendered().map(r => [r.section, r.row, r.key, r.sort, r.summary]);""")
+
+
+def check_drawn(test, driver, expected, where):
+    """Every row in the document is at its place in `expected`, with
+    contents; the rows in view are all there."""
+    rows = drawn_rows(driver)
+    for section, row, key, sort, summary in rows:
+        test.assertEqual(key, expected[section][row], "%s: row %d.%d" % (where, section, row))
+        test.assertTrue(summary and summary != "\u2026", "%s: row %d.%d has no contents" % (where, section, row))
+    total = sum(map(len, expected))
+    if total <= 20:
+        test.assertEqual(len(rows), total, where)
 
 
 def request(url, method="GET", body=None, headers=None):
@@ -130,7 +150,7 @@ class InspectorTests(unittest.TestCase):
         repl = REPLWeb(["--offline", "--order-by", "score", "--section-by", "group"])
         driver = browser()
         try:
-            driver.get(repl.url)
+            driver.get(repl.url + "&duration=40")
             wait = WebDriverWait(driver, WAIT)
             wait.until(lambda d: d.execute_script("return window.liveInspector && window.liveInspector.connected"))
             box = driver.find_element(By.ID, "command")
@@ -140,15 +160,13 @@ class InspectorTests(unittest.TestCase):
                 outputs = driver.execute_script("return window.liveInspector.outputs")
                 box.send_keys(command + Keys.ENTER)
                 wait.until(lambda d: d.execute_script("return window.liveInspector.outputs") > outputs)
-                shown = dom_rows(driver)
-                self.assertEqual(shown, repl.show(), "%s step %d: %s" % (where, step, command))
+                label = "%s step %d: %s" % (where, step, command)
+                shown = settle(driver, wait, label)
+                expected = repl.show()
+                self.assertEqual(shown, expected, label)
+                check_drawn(self, driver, expected, label)
                 problems = driver.execute_script("return window.liveInspector.problems")
-                self.assertEqual(problems, [], "%s step %d: %s" % (where, step, command))
-                # Beside the rows: each one's sort value and summary, the query and the stats.
-                rows = driver.execute_script("""
-                    return [...document.querySelectorAll('#sections li')].map(li =>
-                        [li.querySelector('.sort').textContent, li.querySelector('.summary').textContent]);""")
-                self.assertTrue(all(summary for _, summary in rows), "%s step %d: %s" % (where, step, rows))
+                self.assertEqual(problems, [], label)
                 # The stats follow the output, as their own event.
                 children = "children: %d" % sum(map(len, shown))
                 wait.until(lambda d: children in d.find_element(By.ID, "stats").text,
@@ -169,7 +187,7 @@ class InspectorTests(unittest.TestCase):
         repl = REPLWeb(["--url", base, "--path", "/items", "--order-by", "score", "--section-by", "group"])
         driver = browser()
         try:
-            driver.get(repl.url)
+            driver.get(repl.url + "&duration=40")
             wait = WebDriverWait(driver, WAIT)
             wait.until(lambda d: d.execute_script("return window.liveInspector && window.liveInspector.connected"))
             for round_ in range(8):
@@ -187,7 +205,9 @@ class InspectorTests(unittest.TestCase):
                     wait.until(lambda d: d.execute_script("return window.liveInspector && window.liveInspector.connected"))
                 repl.type("sync")
                 expected = repl.show()
-                wait.until(lambda d: dom_rows(d) == expected, "%s round %d: %s" % (where, round_, expected))
+                label = "%s round %d: %s" % (where, round_, expected)
+                wait.until(lambda d: settle(d, wait, label) == expected, label)
+                check_drawn(self, driver, expected, label)
                 self.assertEqual(driver.execute_script("return window.liveInspector.problems"), [],
                                  "%s round %d" % (where, round_))
             # Only the page, with the printed token, may listen and send.
@@ -201,6 +221,11 @@ class InspectorTests(unittest.TestCase):
                                      {"Origin": "http://evil.example", "Content-Type": "text/plain"}), 403, where)
             self.assertEqual(request(page + "command?token=" + token, "POST", b"show\nquit", origin), 400, where)
             self.assertEqual(request(page + "command?token=wrong", "POST", b"show", origin), 403, where)
+            rows = {"Origin": "http://127.0.0.1:%s" % port, "Content-Type": "application/json"}
+            self.assertEqual(request(page + "rows?token=" + token, "POST", b'["a"]', rows), 200, where)
+            self.assertEqual(request(page + "rows?token=" + token, "POST", b'{"a": 1}', rows), 400, where)
+            self.assertEqual(request(page + "rows?token=" + token, "POST", b'["a"]',
+                                     {"Content-Type": "application/json"}), 403, where)
             self.assertEqual(request(page, headers={"Host": "evil.example:" + port}), 403, where)
         finally:
             driver.quit()

@@ -13,6 +13,15 @@ public struct ReportedStage: Sendable, Equatable {
     public let stage: BatchStage
     /// The number of rows in each section once the stage is applied.
     public let counts: [Int]
+    /// The keys the stage fills in, when the session records them
+    /// (``Session/recordsStageContents``); nil otherwise.
+    public var contents: StageContents?
+
+    init(stage: BatchStage, counts: [Int], contents: StageContents? = nil) {
+        self.stage = stage
+        self.counts = counts
+        self.contents = contents
+    }
 }
 
 /// One Firebase child event, as the REPL reports it.
@@ -73,7 +82,10 @@ enum SingleSectionStages {
     /// section: updates, deletes, inserts and moves together, then the
     /// reloads of moved rows whose content changed (UIKit forbids a reload
     /// and a move of one row in one batch).
-    static func stages(of batch: CollectionBatch) -> [ReportedStage] {
+    /// With `keys` (the collection after the batch), each stage carries
+    /// its ``StageContents``.
+    @MainActor
+    static func stages(of batch: CollectionBatch, keys: SortedCollection<REPLChild>? = nil) -> [ReportedStage] {
         let counts = [batch.newCount]
         var first = BatchStage()
         first.deletedRows = batch.deleted.map { RowPath(section: 0, row: $0) }
@@ -81,12 +93,15 @@ enum SingleSectionStages {
         first.reloadedRows = batch.updated.map { RowPath(section: 0, row: $0) }
         first.movedRows = batch.moved.map { RowMove(from: RowPath(section: 0, row: $0.from), to: RowPath(section: 0, row: $0.to)) }
         var out: [ReportedStage] = []
-        if !first.isEmpty { out.append(ReportedStage(stage: first, counts: counts)) }
+        if !first.isEmpty {
+            let contents = keys.map { keys in StageContents(insertedRows: batch.inserted.map { keys.key(at: $0) }) }
+            out.append(ReportedStage(stage: first, counts: counts, contents: contents))
+        }
         let movedAndChanged = batch.moved.filter(\.updated).map { RowPath(section: 0, row: $0.to) }
         if !movedAndChanged.isEmpty {
             var second = BatchStage()
             second.reloadedRows = movedAndChanged
-            out.append(ReportedStage(stage: second, counts: counts))
+            out.append(ReportedStage(stage: second, counts: counts, contents: keys.map { _ in StageContents() }))
         }
         return out
     }
@@ -96,8 +111,9 @@ enum SnapshotStages {
     /// The stages turning what was shown into what is shown now (when the
     /// collection is replaced: a new query, sections or load mode), with the
     /// counts after each.
+    /// With `contents`, each stage carries its ``StageContents``.
     static func stages(from old: [SectionItems<JSONValue, Key>], to new: [SectionItems<JSONValue, Key>],
-                       isUpdated: (Key) -> Bool) throws(REPLError) -> [ReportedStage] {
+                       contents: Bool = false, isUpdated: (Key) -> Bool) throws(REPLError) -> [ReportedStage] {
         let stages: [BatchStage]
         do { stages = try SectionedDiff.stages(from: old, to: new, isUpdated: isUpdated) } catch {
             throw .internalState("diff of the shown sections failed: \(error)")
@@ -112,7 +128,11 @@ enum SnapshotStages {
             } catch {
                 throw .internalState("a stage of the diff breaks a batch rule: \(error)")
             }
-            out.append(ReportedStage(stage: stage, counts: state.map(\.count)))
+            // These stages reload no section.
+            let filled = contents ? StageContents(
+                insertedRows: stage.insertedRows.map { final[$0.section][$0.row] },
+                insertedSections: stage.insertedSections.map { SectionKeys(value: new[$0].id, keys: final[$0]) }) : nil
+            out.append(ReportedStage(stage: stage, counts: state.map(\.count), contents: filled))
         }
         return out
     }

@@ -114,7 +114,7 @@ extension Session {
         options = newOptions
         mode = newMode
         let after = view.snapshot()
-        let stages = try SnapshotStages.stages(from: before, to: after) { key in
+        let stages = try SnapshotStages.stages(from: before, to: after, contents: recorder.recordsContents) { key in
             oldDigests[key] != next.collection.model(for: key)?.digest
         }
         recorder.set(ChangeReport(stages: stages, events: events))

@@ -51,13 +51,18 @@ final class SessionView {
     /// - Complexity: O(n).
     func shown() -> [ShownSection] {
         snapshot().map { section in
-            ShownSection(value: section.id, rows: section.items.compactMap { key in
-                guard let child = collection.model(for: key) else { return nil }
-                // The sort value the collection orders it by, under its current order.
-                let sortValue = collection.sortValue(for: key) ?? .null
-                return ShownRow(key: key, sortValue: sortValue.description, summary: child.summary())
-            })
+            ShownSection(value: section.id, rows: section.items.compactMap(row(for:)))
         }
+    }
+
+    /// The row of the child `key`, as `show` prints it; nil when the
+    /// collection does not hold it.
+    /// - Complexity: O(log n).
+    func row(for key: Key) -> ShownRow? {
+        guard let child = collection.model(for: key) else { return nil }
+        // The sort value the collection orders it by, under its current order.
+        let sortValue = collection.sortValue(for: key) ?? .null
+        return ShownRow(key: key, sortValue: sortValue.description, summary: child.summary())
     }
 }
 
@@ -72,6 +77,8 @@ final class ChangeRecorder {
     private(set) var eventCount = 0
     /// Called after each event or stage gathered.
     var onRecord: (@MainActor () -> Void)?
+    /// Whether each stage is recorded with its ``StageContents``.
+    var recordsContents = false
 
     func attach(to firebase: FirebaseCollection<REPLDataSource>, view: SessionView) {
         detach()
@@ -89,15 +96,20 @@ final class ChangeRecorder {
         if let sectioned = view.sectioned {
             let steps = sectioned.observeSteps { [unowned self] steps in
                 for step in steps {
+                    let reloaded = recordsContents ? step.stage.reloadedSections.map { sectioned.section(at: $0) } : []
                     step.commit()
-                    report.stages.append(ReportedStage(stage: step.stage, counts: sectioned.counts))
+                    var stage = ReportedStage(stage: step.stage, counts: sectioned.counts)
+                    if recordsContents {
+                        stage.contents = Self.contents(of: step.stage, in: sectioned, reloadedValues: reloaded)
+                    }
+                    report.stages.append(stage)
                 }
                 onRecord?()
             }
             cancels.append { steps.cancel() }
         } else {
             let updates = view.collection.observeUpdates { [unowned self] update in
-                report.stages += SingleSectionStages.stages(of: update.batch)
+                report.stages += SingleSectionStages.stages(of: update.batch, keys: recordsContents ? view.collection : nil)
                 onRecord?()
             }
             cancels.append { updates.cancel() }

@@ -5,32 +5,40 @@ import LiveModel
 import LiveREPL
 
 /// Tells every connected page what the session does, on the main actor:
-/// - `hello`: the sections and rows now, when a page connects;
-/// - `change`: a change line (`--json`) with the sections and rows after it
-///   and the change in words, `{"change": …, "show": …, "lines": […]}`;
+/// - `hello`: the sections and their keys now, when a page connects;
+/// - `change`: a change line (`--json`), with the keys each stage fills in
+///   (`contents`, one per stage), the counts after it, a digest of every
+///   key shown after it (`digest`, up to ``digestLimit`` rows; null past
+///   it), the rows of the keys inserted (`rows`, up to ``rowsSent``), and
+///   the change in words (`lines`);
 /// - `output`: a command's line and its `--json` output;
 /// - `info`: what `query` and `stats` print, after each of those.
 ///
-/// Sections and rows go as `show --json` prints them (`section`, `keys`),
-/// with each row's sort value and summary beside its key (`sort`,
-/// `summary`).
+/// A page asks for the rows it shows by key (``rows(_:)``); the sort value
+/// and summary of a row are `[sort, summary]`, as `show` prints them.
 /// Commands a page sends run as if typed, in order with standard input.
 @MainActor
 final class WebHub {
     private let session: Session
     private let run: (String) -> Void
     private var clients: [WebClient] = []
+    /// Past this many rows, changes carry no digest (it costs O(n)).
+    static let digestLimit = 200_000
+    /// At most this many inserted rows travel with a change; the page asks
+    /// for the others it shows.
+    static let rowsSent = 500
 
     /// A hub for `session`; `run` queues a command line.
     init(session: Session, run: @escaping (String) -> Void) {
         self.session = session
         self.run = run
+        session.recordsStageContents = true
     }
 
-    /// A page connected: it gets the sections and rows now.
+    /// A page connected: it gets the sections and their keys now.
     func add(_ client: WebClient) {
         clients.append(client)
-        client.send(event: "hello", data: show())
+        client.send(event: "hello", data: hello())
         client.send(event: "info", data: info())
         client.channel.closeFuture.whenComplete { _ in
             Task { @MainActor in self.clients.removeAll { $0 === client } }
@@ -45,7 +53,13 @@ final class WebHub {
     func changed(_ report: ChangeReport) {
         guard !clients.isEmpty, let change = JSONOutput.line(for: .change(report)) else { return }
         let lines = JSONValue.array(HumanOutput(colors: false).change(report).map { .string($0) }).jsonText()
-        broadcast("change", #"{"change":"# + change + #","show":"# + show() + #","lines":"# + lines + "}")
+        let contents = JSONValue.array(report.stages.map { $0.contents.map(Self.json) ?? .null }).jsonText()
+        let counts = session.shownCounts
+        let digest = counts.reduce(0, +) <= Self.digestLimit ? JSONValue.string(Self.digest(session.sectionKeys())) : .null
+        let inserted = report.stages.lazy.flatMap { $0.contents?.insertedRows ?? [] }.prefix(Self.rowsSent)
+        broadcast("change", #"{"change":"# + change + #","contents":"# + contents
+                  + #","counts":"# + JSONValue.array(counts.map { .number(Double($0)) }).jsonText()
+                  + #","digest":"# + digest.jsonText() + #","rows":"# + rowsObject(Array(inserted)) + #","lines":"# + lines + "}")
         broadcast("info", info())
     }
 
@@ -56,16 +70,56 @@ final class WebHub {
         broadcast("info", info())
     }
 
-    /// The sections and rows now, each row with its sort value and summary.
-    private func show() -> String {
-        JSONValue.object(["sections": .array(session.shownSections().map { section in
-            .object([
-                "section": section.value,
-                "keys": .array(section.rows.map { .string($0.key.string) }),
-                "sort": .array(section.rows.map { .string($0.sortValue) }),
-                "summary": .array(section.rows.map { .string($0.summary) }),
-            ])
-        })]).jsonText()
+    /// The rows of `keys`, as a JSON object from key to `[sort, summary]`
+    /// (keys the collection does not hold, or that are not keys, are left out).
+    /// - Complexity: O(k log n).
+    func rows(_ keys: [String]) -> String {
+        rowsObject(keys.compactMap { try? Key($0) })
+    }
+
+    private func rowsObject(_ keys: [Key]) -> String {
+        var members = JSONObject()
+        for case let row? in session.rows(for: keys) {
+            members[row.key.string] = .array([.string(row.sortValue), .string(row.summary)])
+        }
+        return JSONValue.object(members).jsonText()
+    }
+
+    /// The sections and their keys now.
+    private func hello() -> String {
+        let sections = session.sectionKeys()
+        return JSONValue.object([
+            "sections": .array(sections.map(Self.json)),
+            "digest": .string(Self.digest(sections)),
+        ]).jsonText()
+    }
+
+    private static func json(_ section: SectionKeys) -> JSONValue {
+        .object(["section": section.value, "keys": .array(section.keys.map { .string($0.string) })])
+    }
+
+    private static func json(_ contents: StageContents) -> JSONValue {
+        .object([
+            "rows": .array(contents.insertedRows.map { .string($0.string) }),
+            "sections": .array(contents.insertedSections.map(json)),
+            "reloaded": .array(contents.reloadedSections.map(json)),
+        ])
+    }
+
+    /// FNV-1a (32 bits) over every key's UTF-16 code units, each key
+    /// followed by 0x10000 and each section by 0x20000: the page computes
+    /// the same over the keys it holds.
+    static func digest(_ sections: [SectionKeys]) -> String {
+        var hash: UInt32 = 2_166_136_261
+        func mix(_ value: UInt32) { hash = (hash ^ value) &* 16_777_619 }
+        for section in sections {
+            for key in section.keys {
+                for unit in key.string.utf16 { mix(UInt32(unit)) }
+                mix(0x1_0000)
+            }
+            mix(0x2_0000)
+        }
+        return String(hash, radix: 16)
     }
 
     /// What `query` and `stats` print.

@@ -1,14 +1,16 @@
 // WebServer.swift — the inspector page's server: loopback only, the page
 // and its script, a stream of events (server-sent events), and commands in.
 
+import LiveModel
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 
 /// Serves the inspector on 127.0.0.1: `GET /` (the page), `GET /app.js`,
-/// `GET /events?token=…` (the session's events, as server-sent events) and
-/// `POST /command?token=…` (a REPL line, run as if typed).
+/// `GET /events?token=…` (the session's events, as server-sent events),
+/// `POST /command?token=…` (a REPL line, run as if typed) and
+/// `POST /rows?token=…` (a JSON array of keys in; their rows out).
 ///
 /// Who may use it: requests must name `127.0.0.1` or `localhost` with the
 /// port as their host (a name that merely resolves here, DNS rebinding, is
@@ -126,7 +128,7 @@ final class WebHandler: ChannelInboundHandler {
         switch (head.method, path) {
         case (.GET, "/"): return respond(context, .ok, WebAssets.page, type: "text/html; charset=utf-8")
         case (.GET, "/app.js"): return respond(context, .ok, WebAssets.script, type: "text/javascript; charset=utf-8")
-        case (.GET, "/events"), (.POST, "/command"): break
+        case (.GET, "/events"), (.POST, "/command"), (.POST, "/rows"): break
         default: return respond(context, .notFound, "not found\n")
         }
         guard query.split(separator: "&").contains(Substring("token=" + token)) else {
@@ -136,7 +138,8 @@ final class WebHandler: ChannelInboundHandler {
         guard let origin = head.headers.first(name: "Origin"), hosts.contains(where: { "http://" + $0 == origin }) else {
             return respond(context, .forbidden, "commands come from the inspector page only\n")
         }
-        guard !tooLarge else { return respond(context, .payloadTooLarge, "a command is at most 1 MiB\n") }
+        guard !tooLarge else { return respond(context, .payloadTooLarge, "a request is at most 1 MiB\n") }
+        if path == "/rows" { return rows(context) }
         // One line of text: no line breaks or other control characters.
         guard let line = String(validating: body, as: UTF8.self),
               !line.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
@@ -148,17 +151,39 @@ final class WebHandler: ChannelInboundHandler {
         respond(context, .accepted, "")
     }
 
+    /// Answers with the rows of the keys asked for, read on the main actor.
+    private func rows(_ context: ChannelHandlerContext) {
+        guard let asked = try? JSONValue(parsingUTF8: body[...]), case .array(let items) = asked,
+              items.count <= 10_000 else {
+            return respond(context, .badRequest, "a JSON array of at most 10000 keys\n")
+        }
+        let keys = items.compactMap(\.stringValue)
+        let hub = hub
+        let channel = context.channel
+        Task { @MainActor in
+            let rows = hub.rows(keys)
+            Self.respond(channel, .ok, rows, type: "application/json")
+        }
+    }
+
     private func respond(_ context: ChannelHandlerContext, _ status: HTTPResponseStatus, _ text: String,
                          type: String = "text/plain; charset=utf-8") {
+        Self.respond(context.channel, status, text, type: type)
+    }
+
+    /// Writes a whole response (from any thread).
+    private static func respond(_ channel: any Channel, _ status: HTTPResponseStatus, _ text: String,
+                                type: String = "text/plain; charset=utf-8") {
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: type)
         headers.add(name: "Content-Length", value: String(text.utf8.count))
         headers.add(name: "Cache-Control", value: "no-store")
         headers.add(name: "Content-Security-Policy",
                     value: "default-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'")
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: text)))), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        let head = HTTPResponseHead(version: .http1_1, status: status, headers: headers)
+        channel.write(HTTPServerResponsePart.head(head), promise: nil)
+        channel.write(HTTPServerResponsePart.body(.byteBuffer(channel.allocator.buffer(string: text))), promise: nil)
+        channel.writeAndFlush(HTTPServerResponsePart.end(nil), promise: nil)
     }
 
     /// Answers with an event stream and hands the connection to the hub.

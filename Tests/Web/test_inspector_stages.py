@@ -1,0 +1,119 @@
+"""The inspector page's stages and scale, in a real browser (see
+test_inspector.py for the set-up).
+
+- A recorded change replayed in step mode: the page holds each stage until
+  "Next stage" is clicked, and after each shows exactly that stage's counts,
+  in its model and in the section headers it draws; then the sections as
+  they are.
+- A collection too large to draw whole: only the rows in view are in the
+  document, the list scrolls to its last row by keyboard (past the height
+  where the scroll bar is scaled, lowered for the test), and the rows drawn
+  there are the last rows `show` prints, with their contents.
+"""
+import json
+import os
+import random
+import unittest
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+from test_inspector import REPLWeb, WAIT, browser, check_drawn, settle
+
+SEED = int(os.environ.get("LIVE_TEST_SEED", "20261127"))
+LARGE = int(os.environ.get("LIVE_WEB_ROWS", "50000"))
+
+
+def headers(driver):
+    """The row counts the section headers in the document show."""
+    return driver.execute_script("""
+        return [...document.querySelectorAll('.header:not(.leaving)')]
+          .sort((a, b) => a.dataset.section - b.dataset.section)
+          .map(h => Number(h.textContent.split(' · ').pop().split(' ')[0]));""")
+
+
+class StageTests(unittest.TestCase):
+    def test_a_change_replayed_in_step_mode_passes_through_each_stage(self):
+        rng = random.Random(SEED)
+        where = "seed %d (replay: LIVE_TEST_SEED=%d)" % (SEED, SEED)
+        repl = REPLWeb(["--offline", "--order-by", "score", "--section-by", "group"])
+        driver = browser()
+        try:
+            driver.get(repl.url + "&duration=40")
+            wait = WebDriverWait(driver, WAIT)
+            wait.until(lambda d: d.execute_script("return window.liveInspector && window.liveInspector.connected"))
+            children = {"k%d" % i: {"score": rng.randint(0, 5), "group": rng.choice(["g0", "g1"])} for i in range(8)}
+            repl.type("put / " + json.dumps(children))
+            # One change with several stages: rows leave one section for
+            # another, others move and change (moved, then reloaded).
+            moves = {key: {"score": rng.randint(0, 5), "group": rng.choice(["g0", "g1", "g2"])}
+                     for key in rng.sample(sorted(children), 5)}
+            repl.type("patch / " + json.dumps(moves))
+            expected = repl.show()
+            self.assertEqual(settle(driver, wait, where), expected, where)
+            batches = driver.execute_script("return window.liveInspector.batches.map(b => b.change.stages.map(s => s.counts))")
+            self.assertEqual(len(batches), 2, where)
+            stages = batches[1]
+            self.assertGreaterEqual(len(stages), 2, "%s: a change of several stages" % where)
+            previous = batches[0][-1]
+            driver.find_element(By.ID, "stepping").click()
+            driver.find_element(By.ID, "replay-2").click()
+            nxt = driver.find_element(By.ID, "next")
+            for i, counts in enumerate(stages):
+                label = "%s stage %d of %s" % (where, i + 1, stages)
+                wait.until(lambda d: nxt.is_enabled(), label)
+                # Held: the sections as they were before the stage.
+                self.assertEqual(driver.execute_script("return window.liveInspector.shownCounts()"), previous, label)
+                self.assertEqual(headers(driver), previous, label)
+                previous = counts
+                self.assertIn("stage %d of %d" % (i + 1, len(stages)), driver.find_element(By.ID, "stage").text, label)
+                nxt.click()
+                wait.until(lambda d: d.execute_script("return window.liveInspector.shownCounts()") == counts, label)
+                wait.until(lambda d: headers(d) == counts, label)
+            driver.find_element(By.ID, "stepping").click()
+            self.assertEqual(settle(driver, wait, where), expected, where)
+            check_drawn(self, driver, expected, where)
+            self.assertEqual(driver.execute_script("return window.liveInspector.problems"), [], where)
+        finally:
+            driver.quit()
+            status = repl.close()
+        self.assertEqual(status, 0, where)
+
+    def test_a_large_collection_scrolls_to_its_last_row(self):
+        where = "%d rows" % LARGE
+        repl = REPLWeb(["--offline", "--order-by", "score"])
+        driver = browser()
+        try:
+            # The scroll bar is scaled past 1M pixels here (8M by default).
+            driver.get(repl.url + "&spacer=1000000")
+            wait = WebDriverWait(driver, WAIT * 4)
+            wait.until(lambda d: d.execute_script("return window.liveInspector && window.liveInspector.connected"))
+            children = ",".join('"c%07d":{"score":%d}' % (i, (i * 7919) % LARGE) for i in range(LARGE))
+            repl.type("put / {" + children + "}")
+            expected = repl.show()
+            self.assertEqual(len(expected[0]), LARGE, where)
+            wait.until(lambda d: d.execute_script("return window.liveInspector.shownCounts()") == [LARGE], where)
+            shown = settle(driver, wait, where)
+            self.assertEqual(shown, expected, where)
+            elements = driver.execute_script("return document.querySelectorAll('#layer .row').length")
+            self.assertLess(elements, 200, "%s: only the rows in view are in the document" % where)
+            check_drawn(self, driver, expected, where)
+            spacer = driver.execute_script("return document.getElementById('spacer').offsetHeight")
+            self.assertLess(spacer, LARGE * 28, "%s: the scroll bar is scaled" % where)
+            driver.find_element(By.ID, "list").send_keys(Keys.END)
+            wait.until(lambda d: any(r[2] == expected[0][-1] for r in d.execute_script(
+                "return window.liveInspector.rendered().map(r => [r.section, r.row, r.key])")), where)
+            settle(driver, wait, where)
+            check_drawn(self, driver, expected, where + ", at the end")
+            rows = driver.execute_script("return window.liveInspector.rendered().map(r => r.row)")
+            self.assertEqual(max(rows), LARGE - 1, where)
+            self.assertEqual(driver.execute_script("return window.liveInspector.problems"), [], where)
+        finally:
+            driver.quit()
+            status = repl.close()
+        self.assertEqual(status, 0, where)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,191 @@
+// WebScriptModel.swift — the page's model: the keys of every section, each
+// change's stages applied to them under UIKit's batch rules.
+
+enum WebScriptModel {
+    static let text = #"""
+    const params = new URLSearchParams(location.search);
+    const inspector = {
+      sections: [],          // the session's sections, as followed: [{value, keys}]
+      shown: [],             // the sections drawn (behind `sections` while stages play)
+      contents: new Map(),   // key -> [sort, summary]
+      changes: 0, outputs: 0, problems: [], connected: false,
+      batches: [],           // every change: {id, change, lines, steps}
+      queue: [], running: false, waiting: null,
+      stepping: false,
+      animate: params.get("animate") !== "0",
+      duration: Number(params.get("duration") || 250),
+      idle() { return this.queue.length === 0 && !this.running; },
+      shownCounts() { return this.shown.map(s => s.keys.length); },
+    };
+    window.liveInspector = inspector;
+    const NO_CONTENTS = { rows: [], sections: [], reloaded: [] };
+
+    function fromSections(list) {
+      return list.map(s => ({ value: s.section, keys: s.keys }));
+    }
+
+    // FNV-1a over the keys' UTF-16 code units, as the session computes it.
+    function digestOf(sections) {
+      let h = 2166136261;
+      const mix = v => { h = Math.imul(h ^ v, 16777619) >>> 0; };
+      for (const s of sections) {
+        for (const key of s.keys) {
+          for (let i = 0; i < key.length; i++) mix(key.charCodeAt(i));
+          mix(0x10000);
+        }
+        mix(0x20000);
+      }
+      return h.toString(16);
+    }
+
+    function fail(text) { throw new Error(text); }
+    const at = (s, r) => s + "." + r;
+
+    // One stage applied to the sections: deletions, reloads and move
+    // sources in the old index space, insertions and move destinations in
+    // the new one; the keys it fills in come from `contents`. Checks that
+    // every path is in range, that each old row goes once at most and each
+    // new slot is filled once at most, and the counts. Sections no
+    // operation touches keep their arrays.
+    function applyStage(old, stage, contents) {
+      const counts = stage.counts;
+      const from = new Array(counts.length).fill(undefined);
+      const oldSection = i => { if (!(i >= 0 && i < old.length)) fail("no section " + i + " before"); return i; };
+      const newSection = i => { if (!(i >= 0 && i < counts.length)) fail("no section " + i + " after"); return i; };
+      const deletedS = new Set(stage.deletedSections.map(oldSection));
+      const reloadedAt = new Map(stage.reloadedSections.map((f, i) => [oldSection(f), i]));
+      const movedS = new Set();
+      for (const [f, t] of stage.movedSections) {
+        if (from[newSection(t)] !== undefined || deletedS.has(oldSection(f)) || movedS.has(f)) fail("section move " + f + " to " + t);
+        movedS.add(f);
+        from[t] = f;
+      }
+      stage.insertedSections.forEach((s, i) => {
+        if (from[newSection(s)] !== undefined) fail("section " + s + " is filled twice");
+        from[s] = -1 - i;
+      });
+      let j = 0;
+      for (let i = 0; i < old.length; i++) {
+        if (deletedS.has(i) || movedS.has(i)) continue;
+        while (j < from.length && from[j] !== undefined) j++;
+        if (j >= from.length) fail("more sections kept than counted");
+        from[j++] = i;
+      }
+      const gone = new Set(), touchedOld = new Set(), touchedNew = new Set();
+      for (const [sec, row] of [...stage.deletedRows, ...stage.movedRows.map(m => m[0])]) {
+        if (!old[sec] || !(row >= 0 && row < old[sec].keys.length)) fail("no row " + at(sec, row) + " before");
+        if (gone.has(at(sec, row))) fail("row " + at(sec, row) + " goes twice");
+        gone.add(at(sec, row));
+        touchedOld.add(sec);
+      }
+      for (const [sec, row] of stage.reloadedRows) {
+        if (!old[sec] || !(row >= 0 && row < old[sec].keys.length) || gone.has(at(sec, row))) {
+          fail("row " + at(sec, row) + " cannot be reloaded");
+        }
+      }
+      const filled = new Map();
+      const inserted = stage.insertedRows.map((path, i) => [path, contents.rows[i]]);
+      for (const [src, dst] of stage.movedRows) inserted.push([dst, old[src[0]].keys[src[1]]]);
+      for (const [[sec, row], key] of inserted) {
+        if (!(sec >= 0 && sec < counts.length && row >= 0 && row < counts[sec])) fail("no row " + at(sec, row) + " after");
+        if (filled.has(at(sec, row))) fail("row " + at(sec, row) + " is filled twice");
+        if (typeof key !== "string") fail("no key for row " + at(sec, row));
+        filled.set(at(sec, row), key);
+        touchedNew.add(sec);
+      }
+      return counts.map((total, s) => {
+        const f = from[s];
+        if (f === undefined) fail("section " + s + " comes from nowhere");
+        let fresh = null, value;
+        if (f < 0) {
+          fresh = contents.sections[-1 - f];
+          value = fresh && fresh.section;
+        } else {
+          value = old[f].value;
+          if (reloadedAt.has(f)) fresh = contents.reloaded[reloadedAt.get(f)];
+        }
+        if (f < 0 || reloadedAt.has(f)) {
+          if (!fresh || fresh.keys.length !== total) fail("section " + s + ": no rows, or not " + total);
+          if (touchedNew.has(s)) fail("rows placed in section " + s + ", which is filled whole");
+          return { value, keys: fresh.keys };
+        }
+        const keys = old[f].keys;
+        if (!touchedOld.has(f) && !touchedNew.has(s)) {
+          if (keys.length !== total) fail("section " + s + ": " + keys.length + " rows, counted " + total);
+          return old[f];
+        }
+        const slots = new Array(total);
+        let k = 0;
+        for (let r = 0; r < total; r++) {
+          const placed = filled.get(at(s, r));
+          if (placed !== undefined) { slots[r] = placed; continue; }
+          while (k < keys.length && gone.has(at(f, k))) k++;
+          if (k >= keys.length) fail("section " + s + ": fewer rows than counted");
+          slots[r] = keys[k++];
+        }
+        while (k < keys.length && gone.has(at(f, k))) k++;
+        if (k !== keys.length) fail("section " + s + ": more rows than counted");
+        return { value, keys: slots };
+      });
+    }
+
+    // A change: each stage applied in turn, checked against the counts and
+    // digest after it; then its steps are queued for drawing.
+    function takeChange(message, sinceHello) {
+      let sections = inspector.sections;
+      const before = sections, steps = [];
+      try {
+        message.change.stages.forEach((stage, i) => {
+          const after = applyStage(sections, stage, message.contents[i] || NO_CONTENTS);
+          steps.push({ before: sections, after, stage, index: i + 1, of: message.change.stages.length });
+          sections = after;
+        });
+        const counts = sections.map(s => s.keys.length);
+        if (counts.join() !== message.counts.join()) fail("counts " + counts.join() + ", not " + message.counts.join());
+        if (message.digest !== null && digestOf(sections) !== message.digest) fail("the keys differ from the session's");
+      } catch (problem) {
+        // A page that connected while the change was being made shows it
+        // already (its digest says so): nothing to apply.
+        if (message.digest !== null && digestOf(before) === message.digest) return null;
+        if (message.digest !== null || sinceHello > 0) {
+          inspector.problems.push(String(problem.message || problem));
+          log("problem: " + (problem.message || problem) + "; starting again from the sections as they are", true);
+        }
+        resync();
+        return null;
+      }
+      inspector.sections = sections;
+      inspector.changes += 1;
+      for (const step of steps) {
+        for (const [s, r] of step.stage.reloadedRows) forget(step.before[s].keys[r]);
+      }
+      for (const [key, row] of Object.entries(message.rows)) inspector.contents.set(key, row);
+      const batch = { id: inspector.batches.length + 1, change: message.change, lines: message.lines, steps };
+      inspector.batches.push(batch);
+      keepReplays();
+      for (const step of steps) inspector.queue.push(step);
+      pump();
+      return batch;
+    }
+
+    // Replays keep the sections before and after each stage; arrays are
+    // shared where a stage leaves a section alone. Past about three million
+    // rows held that way, the oldest changes are not replayable any more.
+    function keepReplays() {
+      let held = 0;
+      for (let i = inspector.batches.length - 1; i >= 0; i--) {
+        const batch = inspector.batches[i];
+        if (!batch.steps) break;
+        for (const step of batch.steps) for (const s of step.after) held += s.keys.length;
+        if (held > 3e6 && i < inspector.batches.length - 1) {
+          for (let k = i; k >= 0 && inspector.batches[k].steps; k--) {
+            inspector.batches[k].steps = null;
+            const button = document.getElementById("replay-" + inspector.batches[k].id);
+            if (button) { button.disabled = true; button.title = "too old to replay"; }
+          }
+          break;
+        }
+      }
+    }
+    """#
+}
