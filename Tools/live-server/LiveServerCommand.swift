@@ -45,6 +45,13 @@ struct LiveServerCommand: AsyncParsableCommand {
           help: "Serve a non-loopback address without tokens: everyone who can reach it may read and write.")
     var allowRemoteOpen = false
 
+    @Flag(name: .customLong("console"),
+          help: """
+                Serve the data console at /_/console (browse, edit, watch, query). Without tokens, only on a \
+                loopback address.
+                """)
+    var console = false
+
     func validate() throws {
         guard keepAlive > 0 else { throw ValidationError("--keep-alive must be positive.") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
@@ -60,6 +67,7 @@ struct LiveServerCommand: AsyncParsableCommand {
         configuration.keepAliveInterval = .milliseconds(Int64(keepAlive * 1000))
         configuration.listenerBufferLimit = bufferLimit
         configuration.allowsRemoteOpenAccess = allowRemoteOpen
+        configuration.servesConsole = console
         let server: LiveServer
         do {
             server = try await LiveServer.start(configuration)

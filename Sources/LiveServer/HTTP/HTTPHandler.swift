@@ -69,6 +69,11 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             respond(.error(error), to: head, context: context, close: true)
             return
         }
+        if core.configuration.servesConsole, let page = Console.response(method: head.method, uri: head.uri) {
+            body = []
+            respond(page, to: head, context: context, close: !head.isKeepAlive)
+            return
+        }
         let request = RESTRequest(method: head.method.rawValue, uri: head.uri, headers: head.headers, body: body)
         body = []
         guard head.method == .GET, request.wantsStream, streamID == nil else {

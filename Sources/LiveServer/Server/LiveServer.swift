@@ -35,13 +35,16 @@ public final class LiveServer: Sendable {
     ///     of, such as folding the journal into the data file.
     /// - Returns: The running server; ``port`` and ``url`` say where it
     ///   listens.
-    /// - Throws: ``LiveServerError``: open mode asked for on an address
-    ///   beyond loopback, an unreadable data file, or a port that cannot be
-    ///   bound.
+    /// - Throws: ``LiveServerError``: open mode, or the console without
+    ///   tokens, asked for on an address beyond loopback; an unreadable
+    ///   data file; or a port that cannot be bound.
     public static func start(_ configuration: LiveServerConfiguration = LiveServerConfiguration(),
                              logger: Logger = Logger(label: "LiveServer")) async throws(LiveServerError) -> LiveServer {
         if configuration.tokens == nil && !configuration.allowsRemoteOpenAccess && !configuration.isLoopbackHost {
             throw .openModeOffLoopback(host: configuration.host)
+        }
+        if configuration.servesConsole && configuration.tokens == nil && !configuration.isLoopbackHost {
+            throw .consoleOffLoopback(host: configuration.host)
         }
         let core: ServerCore
         do {
@@ -145,6 +148,8 @@ public enum LiveServerError: Error, Sendable, CustomStringConvertible {
     /// Open mode (no tokens) on a non-loopback address without
     /// ``LiveServerConfiguration/allowsRemoteOpenAccess``.
     case openModeOffLoopback(host: String)
+    /// The data console asked for on a non-loopback address without tokens.
+    case consoleOffLoopback(host: String)
     /// The address could not be bound.
     case bind(host: String, port: Int, reason: String)
 
@@ -154,6 +159,8 @@ public enum LiveServerError: Error, Sendable, CustomStringConvertible {
         case .dataFile(let message): return message
         case .openModeOffLoopback(let host):
             return "Refusing to serve \(host) in open mode: give tokens, or allow remote open access explicitly."
+        case .consoleOffLoopback(let host):
+            return "Refusing to serve the console on \(host) without tokens: it is served on loopback only, unless tokens are required."
         case .bind(let host, let port, let reason): return "Cannot listen on \(host):\(port): \(reason)"
         }
     }

@@ -26,6 +26,11 @@ public struct LiveServerConfiguration: Sendable {
     public var maxRequestBytes = 256 << 20
     /// Event-loop threads; 0 uses one per core.
     public var threads = 0
+    /// Whether the data console is served at `/_/console`: a page that
+    /// browses, edits and watches the data and runs queries through the
+    /// REST and streaming API, with the same tokens as any client. Off by
+    /// default; without tokens it is allowed on a loopback ``host`` only.
+    public var servesConsole = false
 
     /// The default settings: loopback, a free port, in memory, open mode.
     public init() {}
