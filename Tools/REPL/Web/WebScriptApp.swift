@@ -123,10 +123,7 @@ enum WebScriptApp {
         const batch = takeChange(message, sinceHello);
         sinceHello += 1;
         if (!batch) return;
-        const change = message.change;
-        const lines = ["change " + batch.id + ":", ...message.lines];
-        change.stages.forEach((stage, i) => lines.push("stage " + (i + 1) + ": " + describe(stage)));
-        log(lines.join("\n"), false, batch);
+        log(["change " + batch.id + ":", ...message.lines].join("\n"), false, batch);
       });
       events.addEventListener("info", e => {
         const info = JSON.parse(e.data);
@@ -136,8 +133,9 @@ enum WebScriptApp {
       events.addEventListener("output", e => {
         const message = JSON.parse(e.data);
         inspector.outputs += 1;
-        log("> " + message.command + (message.output ? "\n" + JSON.stringify(message.output) : ""),
-            !!(message.output && message.output.error));
+        // A change's output is the change logged beside it.
+        const output = message.output && !message.output.stages ? "\n" + JSON.stringify(message.output) : "";
+        log("> " + message.command + output, !!(message.output && message.output.error));
       });
     }
     connect();
