@@ -100,11 +100,17 @@ enum WebScriptList {
       list.style.setProperty("--duration", inspector.duration + "ms");
       layer.classList.toggle("animating", animated);
       const base = offset(), items = inView(), keep = new Set();
+      // The keys in view that the stage inserts or reloads (an insertion of
+      // a million rows is not gathered whole).
       const fresh = new Set(), flashed = new Set();
-      if (step) {
-        step.stage.insertedRows.forEach(([s, r]) => fresh.add(step.after[s].keys[r]));
-        for (const s of step.stage.insertedSections) for (const key of step.after[s].keys.slice(0, 500)) fresh.add(key);
-        step.stage.reloadedRows.forEach(([s, r]) => flashed.add(step.before[s].keys[r]));
+      if (step && animated && items.length) {
+        const rows = items.filter(i => i.key !== undefined), inside = new Set(rows.map(i => i.key));
+        const first = rows[0] || items[0], last = rows[rows.length - 1] || items[0];
+        const shown = ([s, r]) => (s > first.s || (s === first.s && r >= (first.r || 0))) && (s < last.s || (s === last.s && r <= (last.r || 0)));
+        for (const path of step.stage.insertedRows) if (shown(path)) fresh.add(step.after[path[0]].keys[path[1]]);
+        const insertedSections = new Set(step.stage.insertedSections);
+        for (const item of rows) if (insertedSections.has(item.s)) fresh.add(item.key);
+        for (const [s, r] of step.stage.reloadedRows) { const key = step.before[s].keys[r]; if (inside.has(key)) flashed.add(key); }
       }
       for (const item of items) {
         keep.add(item.id);

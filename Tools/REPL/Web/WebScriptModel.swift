@@ -71,28 +71,29 @@ enum WebScriptModel {
         if (j >= from.length) fail("more sections kept than counted");
         from[j++] = i;
       }
-      const gone = new Set(), touchedOld = new Set(), touchedNew = new Set();
+      // Per section: the old rows that go (deleted or moved away), and the
+      // new slots an operation fills (inserted or moved in).
+      const gone = new Map(), placed = new Map();
       for (const [sec, row] of [...stage.deletedRows, ...stage.movedRows.map(m => m[0])]) {
         if (!old[sec] || !(row >= 0 && row < old[sec].keys.length)) fail("no row " + at(sec, row) + " before");
-        if (gone.has(at(sec, row))) fail("row " + at(sec, row) + " goes twice");
-        gone.add(at(sec, row));
-        touchedOld.add(sec);
+        if (!gone.has(sec)) gone.set(sec, new Uint8Array(old[sec].keys.length));
+        if (gone.get(sec)[row]) fail("row " + at(sec, row) + " goes twice");
+        gone.get(sec)[row] = 1;
       }
       for (const [sec, row] of stage.reloadedRows) {
-        if (!old[sec] || !(row >= 0 && row < old[sec].keys.length) || gone.has(at(sec, row))) {
+        if (!old[sec] || !(row >= 0 && row < old[sec].keys.length) || (gone.has(sec) && gone.get(sec)[row])) {
           fail("row " + at(sec, row) + " cannot be reloaded");
         }
       }
-      const filled = new Map();
-      const inserted = stage.insertedRows.map((path, i) => [path, contents.rows[i]]);
-      for (const [src, dst] of stage.movedRows) inserted.push([dst, old[src[0]].keys[src[1]]]);
-      for (const [[sec, row], key] of inserted) {
+      const fill = (sec, row, key) => {
         if (!(sec >= 0 && sec < counts.length && row >= 0 && row < counts[sec])) fail("no row " + at(sec, row) + " after");
-        if (filled.has(at(sec, row))) fail("row " + at(sec, row) + " is filled twice");
         if (typeof key !== "string") fail("no key for row " + at(sec, row));
-        filled.set(at(sec, row), key);
-        touchedNew.add(sec);
-      }
+        if (!placed.has(sec)) placed.set(sec, new Array(counts[sec]));
+        if (placed.get(sec)[row] !== undefined) fail("row " + at(sec, row) + " is filled twice");
+        placed.get(sec)[row] = key;
+      };
+      stage.insertedRows.forEach(([sec, row], i) => fill(sec, row, contents.rows[i]));
+      for (const [src, dst] of stage.movedRows) fill(dst[0], dst[1], old[src[0]].keys[src[1]]);
       return counts.map((total, s) => {
         const f = from[s];
         if (f === undefined) fail("section " + s + " comes from nowhere");
@@ -106,24 +107,24 @@ enum WebScriptModel {
         }
         if (f < 0 || reloadedAt.has(f)) {
           if (!fresh || fresh.keys.length !== total) fail("section " + s + ": no rows, or not " + total);
-          if (touchedNew.has(s)) fail("rows placed in section " + s + ", which is filled whole");
+          if (placed.has(s)) fail("rows placed in section " + s + ", which is filled whole");
           return { value, keys: fresh.keys };
         }
         const keys = old[f].keys;
-        if (!touchedOld.has(f) && !touchedNew.has(s)) {
+        const goes = gone.get(f), put = placed.get(s);
+        if (!goes && !put) {
           if (keys.length !== total) fail("section " + s + ": " + keys.length + " rows, counted " + total);
           return old[f];
         }
         const slots = new Array(total);
         let k = 0;
         for (let r = 0; r < total; r++) {
-          const placed = filled.get(at(s, r));
-          if (placed !== undefined) { slots[r] = placed; continue; }
-          while (k < keys.length && gone.has(at(f, k))) k++;
+          if (put && put[r] !== undefined) { slots[r] = put[r]; continue; }
+          while (goes && k < keys.length && goes[k]) k++;
           if (k >= keys.length) fail("section " + s + ": fewer rows than counted");
           slots[r] = keys[k++];
         }
-        while (k < keys.length && gone.has(at(f, k))) k++;
+        while (goes && k < keys.length && goes[k]) k++;
         if (k !== keys.length) fail("section " + s + ": more rows than counted");
         return { value, keys: slots };
       });

@@ -202,18 +202,29 @@ final class WebHandler: ChannelInboundHandler {
 /// An open event stream to one page.
 final class WebClient: Sendable {
     let channel: any Channel
+    /// Bytes handed to the connection and not yet written.
+    private let pending = NIOLockedValueBox(0)
+    /// Past this many bytes waiting (beyond the event being written, which
+    /// always goes whole: the sections of a million rows are one event),
+    /// the page is disconnected.
+    static let backlogLimit = 64 << 20
 
     init(channel: any Channel) { self.channel = channel }
 
     /// Sends one event (`data` is one line of JSON). A page that does not
-    /// keep up (its connection's buffer is full) is disconnected: its
-    /// browser connects again and starts from the sections as they are.
+    /// keep up is disconnected: its browser connects again and starts from
+    /// the sections as they are.
     func send(event: String, data: String) {
         let text = "event: \(event)\ndata: \(data)\n\n"
-        let channel = channel
-        channel.eventLoop.execute {
-            guard channel.isWritable else { return channel.close(promise: nil) }
-            channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(channel.allocator.buffer(string: text))), promise: nil)
+        let size = text.utf8.count
+        let behind = pending.withLockedValue { waiting in
+            guard waiting == 0 || waiting + size <= Self.backlogLimit else { return true }
+            waiting += size
+            return false
         }
+        guard !behind else { return channel.close(promise: nil) }
+        let pending = pending
+        channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(channel.allocator.buffer(string: text))))
+            .whenComplete { _ in pending.withLockedValue { $0 -= size } }
     }
 }
