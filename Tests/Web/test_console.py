@@ -36,7 +36,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "FirebaseAdmin"
 from firebase_order import key_rank, ordered, window  # noqa: E402
 
 SEED = int(os.environ.get("LIVE_TEST_SEED", "20261127"))
-KEYS = ["a", "b", "Z", "_", "007", "7", "10", "-1", "1e3", "\uff61", "\u00e9", "e\u0301", "\U0001f600", "\ufb01"]
+KEYS = ["a", "b", "Z", "_", "007", "7", "10", "-1", "1e3", "\uff61", "\u00e9", "e\u0301", "\U0001f600", "\ufb01", "__proto__", "constructor"]
 
 
 def start_server(*flags):
@@ -69,6 +69,12 @@ class Listener:
         with self.arrived:
             if not self.arrived.wait_for(lambda: any(predicate(e) for e in self.events), timeout=WAIT):
                 raise AssertionError("no event %s in %r" % (what, self.events))
+
+
+def watched(driver):
+    """The watched value, as JSON text (WebDriver's own conversion of an
+    object drops a member named "__proto__")."""
+    return json.loads(driver.execute_script("return JSON.stringify(window.liveConsole.watchValue)"))
 
 
 class ConsoleTests(unittest.TestCase):
@@ -117,6 +123,21 @@ class ConsoleTests(unittest.TestCase):
             wait.until(lambda d: len(shown()) == len(data), where)
             self.assertEqual(shown(), sorted(data, key=key_rank), "%s: the tree lists keys in Firebase order" % where)
 
+            # Saved as shown, a value keeps its priority.
+            export = "%s/items/p.json?format=export" % self.base
+            put = urllib.request.Request(export, data=b'{"score": 1, ".priority": 5}', method="PUT")
+            urllib.request.urlopen(put, timeout=WAIT).close()
+            data["p"] = {"score": 1}
+            driver.find_element(By.ID, "refresh").click()
+            wait.until(lambda d: len(shown()) == len(data), where)
+            node("/items/p")
+            wait.until(lambda d: d.execute_script("return window.liveConsole.loaded") == "/items/p")
+            writes = driver.execute_script("return window.liveConsole.writes")
+            driver.find_element(By.ID, "save").click()
+            wait.until(lambda d: d.execute_script("return window.liveConsole.writes") > writes)
+            with urllib.request.urlopen(export, timeout=WAIT) as answer:
+                self.assertEqual(json.loads(answer.read()), {"score": 1, ".priority": 5}, where)
+
             # Edit a child's value.
             node("/items/a")
             wait.until(lambda d: d.execute_script("return window.liveConsole.loaded") == "/items/a")
@@ -158,7 +179,7 @@ class ConsoleTests(unittest.TestCase):
 
             # Watch /items while another client writes.
             driver.find_element(By.ID, "watch").click()
-            wait.until(lambda d: d.execute_script("return window.liveConsole.watchValue") == data)
+            wait.until(lambda d: watched(d) == data)
             for _ in range(5):
                 key = rng.choice(KEYS)
                 if key in data and rng.random() < 0.3:
@@ -167,7 +188,7 @@ class ConsoleTests(unittest.TestCase):
                 else:
                     data[key] = {"score": rng.randint(0, 4)}
                     items.child(key).set(data[key])
-                wait.until(lambda d: d.execute_script("return window.liveConsole.watchValue") == data, where)
+                wait.until(lambda d: watched(d) == data, where)
             wait.until(lambda d: len(shown()) == len(data), "%s: the tree follows" % where)
 
             # The tree from the keyboard: down to the first child, then select it.

@@ -96,7 +96,9 @@ class REPLWeb:
 def random_command(rng):
     key = rng.choice(KEYS)
     child = lambda: {"score": rng.randint(0, 9), "group": rng.choice(GROUPS)}  # noqa: E731
-    kind = rng.choice(["put", "put", "patch", "remove", "score"])
+    kind = rng.choice(["put", "put", "patch", "remove", "score", "put", "put", "patch", "remove", "score", "query"])
+    if kind == "query":
+        return "query --order-by %s --section-by group" % rng.choice(["score", "$key"])
     if kind == "put":
         return "put /%s %s" % (key, json.dumps(child(), ensure_ascii=False))
     if kind == "patch":
@@ -121,13 +123,29 @@ def drawn_rows(driver):
         return window.liveInspector.rendered().map(r => [r.section, r.row, r.key, r.sort, r.summary]);""")
 
 
-def check_drawn(test, driver, expected, where):
+def session_rows(url, keys):
+    """What the session holds now for `keys`: {key: [sort, summary]}, read
+    through the page's own request."""
+    page, token = url.split("?", 1)[0], url.split("token=", 1)[1]
+    origin = page.rstrip("/")
+    request = urllib.request.Request(page + "rows?token=" + token, data=json.dumps(keys).encode(), method="POST",
+                                     headers={"Origin": origin, "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=WAIT) as answer:
+        return json.loads(answer.read())
+
+
+def check_drawn(test, driver, expected, where, url=None):
     """Every row in the document is at its place in `expected`, with
-    contents; the rows in view are all there."""
+    contents (with `url`: the session's current sort value and summary); the
+    rows in view are all there."""
     rows = drawn_rows(driver)
     for section, row, key, sort, summary in rows:
         test.assertEqual(key, expected[section][row], "%s: row %d.%d" % (where, section, row))
         test.assertTrue(summary and summary != "\u2026", "%s: row %d.%d has no contents" % (where, section, row))
+    if url:
+        held = session_rows(url, [r[2] for r in rows])
+        drawn = {key: [sort, summary] for _, _, key, sort, summary in rows}
+        test.assertEqual(drawn, held, "%s: the contents drawn are the session's" % where)
     total = sum(map(len, expected))
     if total <= 20:
         test.assertEqual(len(rows), total, where)
@@ -161,17 +179,17 @@ class InspectorTests(unittest.TestCase):
                 box.send_keys(command + Keys.ENTER)
                 wait.until(lambda d: d.execute_script("return window.liveInspector.outputs") > outputs)
                 label = "%s step %d: %s" % (where, step, command)
-                shown = settle(driver, wait, label)
                 expected = repl.show()
-                self.assertEqual(shown, expected, label)
-                check_drawn(self, driver, expected, label)
+                wait.until(lambda d: settle(d, wait, label) == expected, label)
+                check_drawn(self, driver, expected, label, repl.url)
                 problems = driver.execute_script("return window.liveInspector.problems")
                 self.assertEqual(problems, [], label)
                 # The stats follow the output, as their own event.
-                children = "children: %d" % sum(map(len, shown))
+                children = "children: %d" % sum(map(len, expected))
                 wait.until(lambda d: children in d.find_element(By.ID, "stats").text,
                            "%s step %d: %s" % (where, step, children))
-            self.assertIn("orderBy=score", driver.find_element(By.ID, "query").text, where)
+            box.send_keys("query --order-by score --section-by group" + Keys.ENTER)
+            wait.until(lambda d: "orderBy=score" in d.find_element(By.ID, "query").text, where)
             self.assertIn("sections: by group", driver.find_element(By.ID, "query").text, where)
         finally:
             driver.quit()
@@ -207,7 +225,7 @@ class InspectorTests(unittest.TestCase):
                 expected = repl.show()
                 label = "%s round %d: %s" % (where, round_, expected)
                 wait.until(lambda d: settle(d, wait, label) == expected, label)
-                check_drawn(self, driver, expected, label)
+                check_drawn(self, driver, expected, label, repl.url)
                 self.assertEqual(driver.execute_script("return window.liveInspector.problems"), [],
                                  "%s round %d" % (where, round_))
             # Only the page, with the printed token, may listen and send.

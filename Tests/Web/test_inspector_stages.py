@@ -51,7 +51,7 @@ class StageTests(unittest.TestCase):
                      for key in rng.sample(sorted(children), 5)}
             repl.type("patch / " + json.dumps(moves))
             expected = repl.show()
-            self.assertEqual(settle(driver, wait, where), expected, where)
+            wait.until(lambda d: settle(d, wait, where) == expected, where)
             batches = driver.execute_script("return window.liveInspector.batches.map(b => b.change.stages.map(s => s.counts))")
             self.assertEqual(len(batches), 2, where)
             stages = batches[1]
@@ -73,7 +73,7 @@ class StageTests(unittest.TestCase):
                 wait.until(lambda d: headers(d) == counts, label)
             driver.find_element(By.ID, "stepping").click()
             self.assertEqual(settle(driver, wait, where), expected, where)
-            check_drawn(self, driver, expected, where)
+            check_drawn(self, driver, expected, where, repl.url)
             self.assertEqual(driver.execute_script("return window.liveInspector.problems"), [], where)
         finally:
             driver.quit()
@@ -94,8 +94,7 @@ class StageTests(unittest.TestCase):
             expected = repl.show()
             self.assertEqual(len(expected[0]), LARGE, where)
             wait.until(lambda d: d.execute_script("return window.liveInspector.shownCounts()") == [LARGE], where)
-            shown = settle(driver, wait, where)
-            self.assertEqual(shown, expected, where)
+            wait.until(lambda d: settle(d, wait, where) == expected, where)
             elements = driver.execute_script("return document.querySelectorAll('#layer .row').length")
             self.assertLess(elements, 200, "%s: only the rows in view are in the document" % where)
             check_drawn(self, driver, expected, where)
@@ -105,7 +104,7 @@ class StageTests(unittest.TestCase):
             wait.until(lambda d: any(r[2] == expected[0][-1] for r in d.execute_script(
                 "return window.liveInspector.rendered().map(r => [r.section, r.row, r.key])")), where)
             settle(driver, wait, where)
-            check_drawn(self, driver, expected, where + ", at the end")
+            check_drawn(self, driver, expected, where + ", at the end", repl.url)
             rows = driver.execute_script("return window.liveInspector.rendered().map(r => r.row)")
             self.assertEqual(max(rows), LARGE - 1, where)
             self.assertEqual(driver.execute_script("return window.liveInspector.problems"), [], where)

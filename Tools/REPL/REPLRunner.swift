@@ -101,16 +101,20 @@ struct REPLRunner {
                 // they come (a sync waits for them).
                 live.paused = command.changesCollection
                 defer { live.paused = false }
+                // Pages that connect meanwhile are greeted once its change is sent.
+                hub?.busy = true
                 let output = try await session.run(command)
                 live.paused = false
                 live.flush()
                 printer.print(output)
                 if case .change(let report) = output { hub?.changed(report) }
+                hub?.busy = false
                 hub?.ran(line, JSONOutput.line(for: output))
             } catch {
                 failed = true
                 live.flush()
                 printer.error(error)
+                hub?.busy = false
                 hub?.ran(line, JSONOutput.error(error))
             }
             reader.prompt()

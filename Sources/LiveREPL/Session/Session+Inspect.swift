@@ -13,6 +13,11 @@ extension Session {
         set { recorder.recordsContents = newValue }
     }
 
+    /// Whether the collection changed since the last change was taken (a
+    /// command's, or ``takeUnsolicited()``): the sections shown already
+    /// hold a change not yet reported.
+    public var hasUntakenChanges: Bool { !recorder.isEmpty }
+
     /// The sections shown and the keys of their rows, in display order.
     /// - Complexity: O(n).
     public func sectionKeys() -> [SectionKeys] {

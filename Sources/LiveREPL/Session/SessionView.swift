@@ -124,6 +124,9 @@ final class ChangeRecorder {
         cancels.removeAll()
     }
 
+    /// Whether nothing was gathered since the last call to ``take()``.
+    var isEmpty: Bool { report.isEmpty }
+
     /// What was gathered since the last call.
     func take() -> ChangeReport {
         defer { report = ChangeReport() }

@@ -5,20 +5,50 @@ enum ConsoleActions {
     static let text = #"""
     const LARGE = 1 << 20;
 
+    // The value at `path` as text, read up to LARGE bytes (null past it),
+    // with priorities (`format=export`), so that saving keeps them.
+    async function readLimited(path) {
+      const answer = await fetch(address(path, { format: "export" }));
+      if (!answer.ok) return call("GET", path, { format: "export" });
+      const reader = answer.body.getReader(), chunks = [];
+      let size = 0;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        size += value.length;
+        if (size > LARGE) { reader.cancel(); return null; }
+        chunks.push(value);
+      }
+      const bytes = new Uint8Array(size);
+      let at = 0;
+      for (const chunk of chunks) { bytes.set(chunk, at); at += chunk.length; }
+      return new TextDecoder().decode(bytes);
+    }
+
+    // Selects `path`: its value is shown to edit once read. Save writes to
+    // the location whose value is shown, and only once it is.
+    let selecting = 0;
     async function select(path) {
+      const mine = ++selecting;
       state.selected = path;
+      state.loaded = null;
       $("selected").textContent = path;
+      $("save").disabled = true;
+      $("value").value = "";
+      $("value").placeholder = "reading…";
       for (const li of $("tree").querySelectorAll("[role=treeitem]")) {
         li.setAttribute("aria-selected", String(li.dataset.path === path));
       }
       try {
-        const text = await call("GET", path);
-        const large = text.length > LARGE;
-        $("value").value = large ? "" : JSON.stringify(JSON.parse(text), null, 2);
-        $("value").placeholder = large ? "over 1 MiB: too large to edit here" : "";
-        $("save").disabled = large;
+        const text = await readLimited(path);
+        if (mine !== selecting) return;
+        $("value").value = text === null ? "" : JSON.stringify(JSON.parse(text), null, 2);
+        $("value").placeholder = text === null ? "over 1 MiB: too large to edit here" : "";
+        $("save").disabled = text === null;
         state.loaded = path;
       } catch (problem) {
+        if (mine !== selecting) return;
+        $("value").placeholder = "not read";
         say(problem.message, true);
       }
     }
@@ -44,11 +74,14 @@ enum ConsoleActions {
 
     $("edit-form").addEventListener("submit", e => {
       e.preventDefault();
+      const path = state.loaded;
+      if (path === null) return say("the value is not read yet", true);
       const body = parsed($("value").value, "the value");
-      if (body !== null) write("PUT", state.selected, body, "saved " + state.selected);
+      if (body !== null) write("PUT", path, body, "saved " + path);
     });
     $("delete").addEventListener("click", () => {
       const path = state.selected;
+      if (path === "/" && !confirm("Delete everything in the database?")) return;
       write("DELETE", path, undefined, "deleted " + path).then(() => { if (path !== "/") select(path.replace(/\/[^/]*$/, "") || "/"); });
     });
     $("add-form").addEventListener("submit", e => {
@@ -76,8 +109,10 @@ enum ConsoleActions {
       if (!parts.length) return value;
       const top = root !== null && typeof root === "object" ? { ...root } : {};
       const [first, ...rest] = parts;
-      const next = setAt(top[first] ?? null, rest.join("/"), value);
-      if (next === null) delete top[first]; else top[first] = next;
+      const next = setAt(Object.hasOwn(top, first) ? top[first] : null, rest.join("/"), value);
+      // Defined, not assigned: a key such as "__proto__" stays a key.
+      if (next === null) delete top[first];
+      else Object.defineProperty(top, first, { value: next, enumerable: true, writable: true, configurable: true });
       return Object.keys(top).length ? top : null;
     }
     let treeSoon = null;
@@ -137,11 +172,15 @@ enum ConsoleActions {
       if (orderBy === "$priority") params.format = "export";
       return params;
     }
-    async function runQuery() {
+    // A query runs on the location and parameters given when it was
+    // submitted; only the latest answer is shown.
+    let asked = 0;
+    async function runQuery(path, params, orderBy) {
+      const mine = ++asked;
       try {
-        const params = queryParams();
-        const value = JSON.parse(await call("GET", state.selected, params));
-        const entries = sortWindow(members(value) || [], $("order-by").value.trim());
+        const value = JSON.parse(await call("GET", path, params));
+        if (mine !== asked) return;
+        const entries = sortWindow(members(value) || [], orderBy);
         state.window = entries.map(([key]) => key);
         const shown = v => v !== null && typeof v === "object" && ".value" in v ? v[".value"] : v;
         $("window").tBodies[0].replaceChildren(...entries.map(([key, v], i) => {
@@ -154,23 +193,27 @@ enum ConsoleActions {
           return row;
         }));
         state.queries = (state.queries || 0) + 1;
-        say("query: " + entries.length + " children");
+        say("query of " + path + ": " + entries.length + " children");
       } catch (problem) {
-        say(problem.message, true);
+        if (mine === asked) say(problem.message, true);
       }
     }
     $("query-form").addEventListener("submit", e => {
       e.preventDefault();
       if (state.queryStream) { state.queryStream.close(); state.queryStream = null; }
-      runQuery();
+      let params;
+      try { params = queryParams(); } catch (problem) { return say(problem.message, true); }
+      const path = state.selected, orderBy = $("order-by").value.trim();
+      runQuery(path, params, orderBy);
       if ($("query-live").checked) {
         let soon = null;
-        try {
-          state.queryStream = new EventSource(address(state.selected, queryParams()));
-          for (const kind of ["put", "patch"]) {
-            state.queryStream.addEventListener(kind, () => { clearTimeout(soon); soon = setTimeout(runQuery, 100); });
-          }
-        } catch (_) {}
+        state.queryStream = new EventSource(address(path, params));
+        for (const kind of ["put", "patch"]) {
+          state.queryStream.addEventListener(kind, () => {
+            clearTimeout(soon);
+            soon = setTimeout(() => runQuery(path, params, orderBy), 100);
+          });
+        }
       }
     });
 

@@ -73,7 +73,7 @@ enum ConsoleScript {
     }
     function at(value, path) {
       for (const part of path.split("/").filter(Boolean)) {
-        if (value === null || typeof value !== "object" || !(part in value)) return null;
+        if (value === null || typeof value !== "object" || !Object.hasOwn(value, part)) return null;
         value = value[part];
       }
       return value;

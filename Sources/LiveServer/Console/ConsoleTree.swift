@@ -72,9 +72,14 @@ enum ConsoleTree {
     }
 
     // The whole tree again, with the locations that were open still open.
-    let refreshing = null;
+    // One refresh at a time; one asked for meanwhile runs after it, since
+    // the one under way may have read before a write that just ended.
+    let refreshing = null, next = null;
     async function refreshTree() {
-      if (refreshing) return refreshing;
+      if (refreshing) {
+        if (!next) next = refreshing.then(() => { next = null; return refreshTree(); });
+        return next;
+      }
       refreshing = (async () => {
         const root = item("/", "/", true);
         root.setAttribute("aria-expanded", "true");

@@ -60,14 +60,20 @@ final class RESTFakeTransport: HTTPTransport, @unchecked Sendable {
 final class RESTRecordingTransport: HTTPTransport, @unchecked Sendable {
     private let lock = NSLock()
     private var recorded: [URLRequest] = []
+    private var failed = 0
     private let inner: any HTTPTransport
 
     init(_ inner: any HTTPTransport = PlatformHTTPTransport.shared) { self.inner = inner }
 
     var requests: [URLRequest] { lock.withLock { recorded } }
+    /// How many requests failed without an answer (the transport threw).
+    var failures: Int { lock.withLock { failed } }
 
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         lock.withLock { recorded.append(request) }
-        return try await inner.send(request)
+        do { return try await inner.send(request) } catch {
+            lock.withLock { failed += 1 }
+            throw error
+        }
     }
 }

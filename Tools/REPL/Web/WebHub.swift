@@ -9,8 +9,9 @@ import LiveREPL
 /// - `change`: a change line (`--json`), with the keys each stage fills in
 ///   (`contents`, one per stage), the counts after it, a digest of every
 ///   key shown after it (`digest`, up to ``digestLimit`` rows; null past
-///   it), the rows of the keys inserted (`rows`, up to ``rowsSent``), and
-///   the change in words (`lines`);
+///   it), whether the query or sections changed (`fresh`: every row's sort
+///   value may have changed), the rows of the keys inserted (`rows`, up to
+///   ``rowsSent``), and the change in words (`lines`);
 /// - `output`: a command's line and its `--json` output;
 /// - `info`: what `query` and `stats` print, after each of those.
 ///
@@ -22,6 +23,16 @@ final class WebHub {
     private let session: Session
     private let run: (String) -> Void
     private var clients: [WebClient] = []
+    /// Pages that connected while a change was being made: greeted once it
+    /// is sent, so that a page never gets a change its sections show.
+    private var waiting: [WebClient] = []
+    /// Whether a command runs (set by the session's loop).
+    var busy = false {
+        didSet { greetWaiting() }
+    }
+    /// The query and sections the last change was made under: a change
+    /// under others re-sorts rows without reloading them.
+    private var lastQuery: [String] = []
     /// Past this many rows, changes carry no digest (it costs O(n)).
     static let digestLimit = 200_000
     /// At most this many inserted rows travel with a change; the page asks
@@ -33,16 +44,31 @@ final class WebHub {
         self.session = session
         self.run = run
         session.recordsStageContents = true
+        lastQuery = queryLines()
     }
 
-    /// A page connected: it gets the sections and their keys now.
+    /// A page connected: it gets the sections and their keys, now or, while
+    /// a change is being made, once that change is sent.
     func add(_ client: WebClient) {
-        clients.append(client)
-        client.send(event: "hello", data: hello())
-        client.send(event: "info", data: info())
+        waiting.append(client)
         client.channel.closeFuture.whenComplete { _ in
-            Task { @MainActor in self.clients.removeAll { $0 === client } }
+            Task { @MainActor in
+                self.clients.removeAll { $0 === client }
+                self.waiting.removeAll { $0 === client }
+            }
         }
+        greetWaiting()
+    }
+
+    private func greetWaiting() {
+        guard !busy, !session.hasUntakenChanges, !waiting.isEmpty else { return }
+        let hello = hello(), info = info()
+        for client in waiting {
+            client.send(event: "hello", data: hello)
+            client.send(event: "info", data: info)
+        }
+        clients += waiting
+        waiting.removeAll()
     }
 
     /// A page sent a command.
@@ -51,6 +77,10 @@ final class WebHub {
     /// The session's collection changed (a command's change, or one from
     /// the server between commands).
     func changed(_ report: ChangeReport) {
+        defer { greetWaiting() }
+        let query = queryLines()
+        let fresh = query != lastQuery
+        lastQuery = query
         guard !clients.isEmpty, let change = JSONOutput.line(for: .change(report)) else { return }
         let lines = JSONValue.array(HumanOutput(colors: false).change(report).map { .string($0) }).jsonText()
         let contents = JSONValue.array(report.stages.map { $0.contents.map(Self.json) ?? .null }).jsonText()
@@ -59,12 +89,14 @@ final class WebHub {
         let inserted = report.stages.lazy.flatMap { $0.contents?.insertedRows ?? [] }.prefix(Self.rowsSent)
         broadcast("change", #"{"change":"# + change + #","contents":"# + contents
                   + #","counts":"# + JSONValue.array(counts.map { .number(Double($0)) }).jsonText()
-                  + #","digest":"# + digest.jsonText() + #","rows":"# + rowsObject(Array(inserted)) + #","lines":"# + lines + "}")
+                  + #","digest":"# + digest.jsonText() + #","fresh":"# + (fresh ? "true" : "false")
+                  + #","rows":"# + rowsObject(Array(inserted)) + #","lines":"# + lines + "}")
         broadcast("info", info())
     }
 
     /// A command ran, with this output.
     func ran(_ line: String, _ output: String?) {
+        defer { greetWaiting() }
         guard !clients.isEmpty else { return }
         broadcast("output", #"{"command":"# + JSONValue.string(line).jsonText() + #","output":"# + (output ?? "null") + "}")
         broadcast("info", info())
@@ -120,6 +152,12 @@ final class WebHub {
             mix(0x2_0000)
         }
         return String(hash, radix: 16)
+    }
+
+    /// The lines of `query` that say how rows are ordered, filtered and
+    /// sectioned.
+    private func queryLines() -> [String] {
+        session.information().query.filter { $0.hasPrefix("query:") || $0.hasPrefix("where:") || $0.hasPrefix("sections:") }
     }
 
     /// What `query` and `stats` print.

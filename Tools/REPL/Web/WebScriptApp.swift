@@ -6,7 +6,7 @@ enum WebScriptApp {
     const token = params.get("token") || "";
     const status = document.getElementById("status"), stageLine = document.getElementById("stage");
     const nextButton = document.getElementById("next");
-    let events = null, sinceHello = 0;
+    let events = null, generation = 0;
 
     function describe(stage) {
       const paths = list => list.map(p => p.join(".")).join(" ");
@@ -39,10 +39,13 @@ enum WebScriptApp {
           }
           const label = (step.replay ? "replay of change " + step.replay + ", " : "") + "stage " + step.index + " of " + step.of + ": " + describe(step.stage);
           if (inspector.stepping) {
+            const held = generation;
             stageLine.textContent = "next: " + label;
             nextButton.disabled = false;
             await new Promise(resolve => { inspector.waiting = resolve; });
             nextButton.disabled = true;
+            // Sections that came meanwhile (a reconnection) replace the step.
+            if (held !== generation) continue;
           }
           const motion = inspector.animate && !matchMedia("(prefers-reduced-motion: reduce)").matches
             && (inspector.stepping || step.replay || inspector.queue.length < 8);
@@ -111,17 +114,17 @@ enum WebScriptApp {
       events.addEventListener("hello", e => {
         const hello = JSON.parse(e.data);
         inspector.sections = fromSections(hello.sections);
+        forgetAll();
+        generation += 1;
         inspector.queue.length = 0;
         inspector.queue.push({ jump: inspector.sections });
         if (inspector.waiting) nextButton.click();
         inspector.connected = true;
-        sinceHello = 0;
         pump();
       });
       events.addEventListener("change", e => {
         const message = JSON.parse(e.data);
-        const batch = takeChange(message, sinceHello);
-        sinceHello += 1;
+        const batch = takeChange(message);
         if (!batch) return;
         log(["change " + batch.id + ":", ...message.lines].join("\n"), false, batch);
       });

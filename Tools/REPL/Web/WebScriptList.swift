@@ -147,11 +147,15 @@ enum WebScriptList {
 
     // Rows are asked for by key, for those in view whose contents are not
     // known. A reply older than a change to one of its keys is not kept
-    // for that key.
+    // for that key; a key the session no longer holds is shown as such
+    // until a change places it again.
     const wanted = new Set(), invalidated = new Map();
-    let asking = 0, epoch = 0, askScheduled = false;
+    let asking = 0, epoch = 0, allInvalidated = 0, askScheduled = false;
     function want(key) { wanted.add(key); }
-    function forget(key) { inspector.contents.delete(key); invalidated.set(key, ++epoch); }
+    // (Only a reply on its way can be older than a change.)
+    function forget(key) { inspector.contents.delete(key); if (asking) invalidated.set(key, ++epoch); }
+    function forgetAll() { inspector.contents.clear(); invalidated.clear(); allInvalidated = ++epoch; }
+    function learn(key, row) { inspector.contents.set(key, row); if (asking) invalidated.set(key, ++epoch); }
     function askRows() {
       if (askScheduled || wanted.size === 0) return;
       askScheduled = true;
@@ -166,8 +170,9 @@ enum WebScriptList {
           .then(answer => answer.ok ? answer.json() : Promise.reject(new Error("rows: " + answer.status)))
           .then(rows => {
             if (inspector.contents.size > 50000) inspector.contents.clear();
-            for (const [key, row] of Object.entries(rows)) {
-              if ((invalidated.get(key) || 0) <= asked) inspector.contents.set(key, row);
+            for (const key of keys) {
+              if (allInvalidated > asked || (invalidated.get(key) || 0) > asked) continue;
+              inspector.contents.set(key, Object.hasOwn(rows, key) ? rows[key] : ["", "(not in the collection)"]);
             }
           })
           .catch(problem => log("rows not read: " + (problem.message || problem), true))
@@ -189,6 +194,23 @@ enum WebScriptList {
     }
 
     list.addEventListener("scroll", () => draw(null, false), { passive: true });
+    // Past MAX_SPACER pixels one pixel of the scroll bar is several rows:
+    // keys and the wheel then move by rows and pages, not pixels.
+    list.addEventListener("keydown", e => {
+      if (total <= MAX_SPACER) return;
+      const page = list.clientHeight - ROW;
+      const by = { ArrowDown: ROW, ArrowUp: -ROW, PageDown: page, PageUp: -page, " ": e.shiftKey ? -page : page }[e.key];
+      if (e.key === "Home") scrollToOffset(0);
+      else if (e.key === "End") scrollToOffset(total);
+      else if (by !== undefined) scrollToOffset(Math.max(0, offset() + by));
+      else return;
+      e.preventDefault();
+    });
+    list.addEventListener("wheel", e => {
+      if (total <= MAX_SPACER || e.ctrlKey) return;
+      scrollToOffset(Math.max(0, offset() + e.deltaY * (e.deltaMode === 1 ? ROW : e.deltaMode === 2 ? list.clientHeight : 1)));
+      e.preventDefault();
+    }, { passive: false });
     new ResizeObserver(() => draw(null, false)).observe(list);
 
     // The rows in the document, in order, without those leaving: for tests.

@@ -131,10 +131,12 @@ enum WebScriptModel {
     }
 
     // A change: each stage applied in turn, checked against the counts and
-    // digest after it; then its steps are queued for drawing.
-    function takeChange(message, sinceHello) {
+    // digest after it; then its steps are queued for drawing. (The session
+    // greets a page only between changes, so every change a page gets is
+    // one its sections do not show yet.)
+    function takeChange(message) {
       let sections = inspector.sections;
-      const before = sections, steps = [];
+      const steps = [];
       try {
         message.change.stages.forEach((stage, i) => {
           const after = applyStage(sections, stage, message.contents[i] || NO_CONTENTS);
@@ -145,47 +147,65 @@ enum WebScriptModel {
         if (counts.join() !== message.counts.join()) fail("counts " + counts.join() + ", not " + message.counts.join());
         if (message.digest !== null && digestOf(sections) !== message.digest) fail("the keys differ from the session's");
       } catch (problem) {
-        // A page that connected while the change was being made shows it
-        // already (its digest says so): nothing to apply.
-        if (message.digest !== null && digestOf(before) === message.digest) return null;
-        if (message.digest !== null || sinceHello > 0) {
-          inspector.problems.push(String(problem.message || problem));
-          log("problem: " + (problem.message || problem) + "; starting again from the sections as they are", true);
-        }
+        inspector.problems.push(String(problem.message || problem));
+        log("problem: " + (problem.message || problem) + "; starting again from the sections as they are", true);
         resync();
         return null;
       }
       inspector.sections = sections;
       inspector.changes += 1;
+      // Contents that may have changed: every row a stage places or
+      // reloads, and every row after a new query or sections.
+      let placed = 0;
       for (const step of steps) {
         for (const [s, r] of step.stage.reloadedRows) forget(step.before[s].keys[r]);
+        const contents = message.contents[step.index - 1] || NO_CONTENTS;
+        placed += contents.rows.length;
+        for (const section of [...contents.sections, ...contents.reloaded]) placed += section.keys.length;
       }
-      for (const [key, row] of Object.entries(message.rows)) inspector.contents.set(key, row);
+      if (message.fresh || placed > 50000) {
+        forgetAll();
+      } else {
+        message.contents.forEach(contents => {
+          if (!contents) return;
+          contents.rows.forEach(forget);
+          for (const section of [...contents.sections, ...contents.reloaded]) section.keys.forEach(forget);
+        });
+      }
+      for (const [key, row] of Object.entries(message.rows)) learn(key, row);
       const batch = { id: inspector.batches.length + 1, change: message.change, lines: message.lines, steps };
       inspector.batches.push(batch);
-      keepReplays();
+      keepReplays(batch);
       for (const step of steps) inspector.queue.push(step);
+      // A change without stages (a new order that moves no row) still
+      // draws again: the contents drawn may have changed.
+      if (!steps.length) inspector.queue.push({ jump: sections });
       pump();
       return batch;
     }
 
     // Replays keep the sections before and after each stage; arrays are
     // shared where a stage leaves a section alone. Past about three million
-    // rows held that way, the oldest changes are not replayable any more.
-    function keepReplays() {
-      let held = 0;
-      for (let i = inspector.batches.length - 1; i >= 0; i--) {
-        const batch = inspector.batches[i];
-        if (!batch.steps) break;
-        for (const step of batch.steps) for (const s of step.after) held += s.keys.length;
-        if (held > 3e6 && i < inspector.batches.length - 1) {
-          for (let k = i; k >= 0 && inspector.batches[k].steps; k--) {
-            inspector.batches[k].steps = null;
-            const button = document.getElementById("replay-" + inspector.batches[k].id);
-            if (button) { button.disabled = true; button.title = "too old to replay"; }
-          }
-          break;
-        }
+    // rows held that way, the oldest changes are not replayable any more,
+    // and past 500 changes the oldest keep only their number.
+    const replayable = [];
+    let held = 0;
+    function keepReplays(batch) {
+      const size = b => b.steps.reduce((n, step) => n + step.after.reduce((m, s) => m + s.keys.length, 0), 0);
+      batch.held = size(batch);
+      held += batch.held;
+      replayable.push(batch);
+      while (held > 3e6 && replayable.length > 1) {
+        const old = replayable.shift();
+        held -= old.held;
+        old.steps = null;
+        const button = document.getElementById("replay-" + old.id);
+        if (button) { button.disabled = true; button.title = "too old to replay"; }
+      }
+      const gone = inspector.batches[inspector.batches.length - 501];
+      if (gone && gone.change) {
+        gone.change = gone.lines = null;
+        if (gone.steps) { held -= gone.held; gone.steps = null; replayable.splice(replayable.indexOf(gone), 1); }
       }
     }
     """#
