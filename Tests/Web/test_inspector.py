@@ -109,6 +109,22 @@ def random_command(rng):
     return "put /%s/score %d" % (key, rng.randint(0, 9))
 
 
+def open_page(options, extra="&duration=40", seconds=WAIT):
+    """live-repl --json --web with `options`, and headless Chromium on its
+    page (the address with `extra`) once the page is connected."""
+    repl = REPLWeb(options)
+    driver = browser()
+    try:
+        driver.get(repl.url + extra)
+        wait = WebDriverWait(driver, seconds)
+        wait.until(lambda d: d.execute_script("return window.liveInspector && window.liveInspector.connected"))
+    except BaseException:
+        driver.quit()
+        repl.close()
+        raise
+    return repl, driver, wait
+
+
 def settle(driver, wait, where):
     """Waits until the page has drawn every stage it was sent and has the
     contents of every row it draws; returns the sections it shows (keys)."""
@@ -165,12 +181,8 @@ class InspectorTests(unittest.TestCase):
     def test_the_page_shows_what_show_prints_after_every_command(self):
         rng = random.Random(SEED)
         where = "seed %d (replay: LIVE_TEST_SEED=%d)" % (SEED, SEED)
-        repl = REPLWeb(["--offline", "--order-by", "score", "--section-by", "group"])
-        driver = browser()
+        repl, driver, wait = open_page(["--offline", "--order-by", "score", "--section-by", "group"])
         try:
-            driver.get(repl.url + "&duration=40")
-            wait = WebDriverWait(driver, WAIT)
-            wait.until(lambda d: d.execute_script("return window.liveInspector && window.liveInspector.connected"))
             box = driver.find_element(By.ID, "command")
             self.assertEqual(driver.find_element(By.CSS_SELECTOR, "label[for=command]").text, "Command")
             for step in range(25):
@@ -202,12 +214,8 @@ class InspectorTests(unittest.TestCase):
         where = "seed %d (replay: LIVE_TEST_SEED=%d)" % (SEED, SEED)
         server = subprocess.Popen([os.environ["LIVE_SERVER"], "--port", "0"], stdout=subprocess.PIPE, text=True)
         base = server.stdout.readline().strip()
-        repl = REPLWeb(["--url", base, "--path", "/items", "--order-by", "score", "--section-by", "group"])
-        driver = browser()
+        repl, driver, wait = open_page(["--url", base, "--path", "/items", "--order-by", "score", "--section-by", "group"])
         try:
-            driver.get(repl.url + "&duration=40")
-            wait = WebDriverWait(driver, WAIT)
-            wait.until(lambda d: d.execute_script("return window.liveInspector && window.liveInspector.connected"))
             for round_ in range(8):
                 # Another client, while the REPL waits for input.
                 for _ in range(rng.randint(1, 4)):

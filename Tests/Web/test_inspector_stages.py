@@ -17,9 +17,8 @@ import unittest
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
 
-from test_inspector import REPLWeb, WAIT, browser, check_drawn, settle
+from test_inspector import WAIT, check_drawn, open_page, settle
 
 SEED = int(os.environ.get("LIVE_TEST_SEED", "20261127"))
 LARGE = int(os.environ.get("LIVE_WEB_ROWS", "50000"))
@@ -37,12 +36,8 @@ class StageTests(unittest.TestCase):
     def test_a_change_replayed_in_step_mode_passes_through_each_stage(self):
         rng = random.Random(SEED)
         where = "seed %d (replay: LIVE_TEST_SEED=%d)" % (SEED, SEED)
-        repl = REPLWeb(["--offline", "--order-by", "score", "--section-by", "group"])
-        driver = browser()
+        repl, driver, wait = open_page(["--offline", "--order-by", "score", "--section-by", "group"])
         try:
-            driver.get(repl.url + "&duration=40")
-            wait = WebDriverWait(driver, WAIT)
-            wait.until(lambda d: d.execute_script("return window.liveInspector && window.liveInspector.connected"))
             children = {"k%d" % i: {"score": rng.randint(0, 5), "group": rng.choice(["g0", "g1"])} for i in range(8)}
             repl.type("put / " + json.dumps(children))
             # One change with several stages: rows leave one section for
@@ -82,13 +77,9 @@ class StageTests(unittest.TestCase):
 
     def test_a_large_collection_scrolls_to_its_last_row(self):
         where = "%d rows" % LARGE
-        repl = REPLWeb(["--offline", "--order-by", "score"])
-        driver = browser()
+        # The scroll bar is scaled past 1M pixels here (8M by default).
+        repl, driver, wait = open_page(["--offline", "--order-by", "score"], "&spacer=1000000", WAIT * 4)
         try:
-            # The scroll bar is scaled past 1M pixels here (8M by default).
-            driver.get(repl.url + "&spacer=1000000")
-            wait = WebDriverWait(driver, WAIT * 4)
-            wait.until(lambda d: d.execute_script("return window.liveInspector && window.liveInspector.connected"))
             children = ",".join('"c%07d":{"score":%d}' % (i, (i * 7919) % LARGE) for i in range(LARGE))
             repl.type("put / {" + children + "}")
             expected = repl.show()
