@@ -30,7 +30,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from test_inspector import WAIT, browser, request
+from test_inspector import WAIT, browser, request, unnamed
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "FirebaseAdmin"))
 from firebase_order import key_rank, ordered, window  # noqa: E402
@@ -197,6 +197,7 @@ class ConsoleTests(unittest.TestCase):
             first = "/items/" + sorted(data, key=key_rank)[0]
             wait.until(lambda d: d.execute_script("return window.liveConsole.loaded") == first, where)
             self.assertEqual(driver.find_element(By.ID, "selected").text, first)
+            self.assertEqual(unnamed(driver), [], where)
         finally:
             driver.quit()
             listener.registration.close()

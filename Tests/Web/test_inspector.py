@@ -125,6 +125,15 @@ def open_page(options, extra="&duration=40", seconds=WAIT):
     return repl, driver, wait
 
 
+def unnamed(driver):
+    """The controls and items of the page that have no accessible name (no
+    label, aria-label or text): every one must have one."""
+    return driver.execute_script("""
+        return [...document.querySelectorAll('input, textarea, button, select, [role=treeitem], [role=listitem]')]
+          .filter(e => !(e.labels && e.labels.length) && !e.getAttribute('aria-label') && !e.textContent.trim())
+          .map(e => e.outerHTML.slice(0, 120));""")
+
+
 def settle(driver, wait, where):
     """Waits until the page has drawn every stage it was sent and has the
     contents of every row it draws; returns the sections it shows (keys)."""
@@ -185,6 +194,7 @@ class InspectorTests(unittest.TestCase):
         try:
             box = driver.find_element(By.ID, "command")
             self.assertEqual(driver.find_element(By.CSS_SELECTOR, "label[for=command]").text, "Command")
+            self.assertEqual(unnamed(driver), [], where)
             for step in range(25):
                 command = random_command(rng)
                 outputs = driver.execute_script("return window.liveInspector.outputs")
@@ -203,6 +213,7 @@ class InspectorTests(unittest.TestCase):
             box.send_keys("query --order-by score --section-by group" + Keys.ENTER)
             wait.until(lambda d: "orderBy=score" in d.find_element(By.ID, "query").text, where)
             self.assertIn("sections: by group", driver.find_element(By.ID, "query").text, where)
+            self.assertEqual(unnamed(driver), [], "%s: with rows and a log" % where)
         finally:
             driver.quit()
             status = repl.close()
