@@ -4,7 +4,7 @@ showing them. Run through `Tools/bench web`. Every figure is the median of
 --repeats runs, beside a baseline measured in the same run:
 
 - first draw: from opening the page to its rows drawn with their contents,
-  beside live-repl's own load of the same children (start to `sync`);
+  beside live-repl's own load of the same children (start to `stats`);
 - scroll to the end: the End key to the last row drawn with its contents;
 - one write: a REST PUT of one child to the page having applied the change
   (and then drawn it, animated), beside live-repl printing that change on
@@ -43,9 +43,10 @@ def run(args, base):
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
     url = repl.stderr.readline().split("inspector at ", 1)[1].strip()
     threading.Thread(target=lambda: [lines.put((time.perf_counter(), l)) for l in repl.stdout], daemon=True).start()
-    repl.stdin.write("sync\n")
+    # Commands are read once the first load is in: `stats` answers then.
+    repl.stdin.write("stats\n")
     repl.stdin.flush()
-    while '"synced"' not in lines.get(timeout=WAIT)[1]:
+    while '"load"' not in lines.get(timeout=WAIT)[1]:
         pass
     figures = {"replLoad": time.perf_counter() - started}
     driver = browser()
@@ -108,7 +109,7 @@ def main():
             server.wait()
     median = {k: statistics.median(r[k] for r in runs) for k in runs[0] if runs[0][k] is not None}
     print("inspector page, %d children, median of %d (release build, headless Chromium):" % (args.children, args.repeats))
-    print("  live-repl load (start to sync)   %8.2f s" % median["replLoad"])
+    print("  live-repl load (start to stats)  %8.2f s" % median["replLoad"])
     print("  page first draw                  %8.2f s  (%.2fx the load)" % (median["firstDraw"], median["firstDraw"] / median["replLoad"]))
     print("  scroll to the last row           %8.3f s" % median["scrollToEnd"])
     print("  one write -> live-repl's stdout  %8.3f s" % median["writeToREPL"])
