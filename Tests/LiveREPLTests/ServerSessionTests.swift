@@ -7,6 +7,7 @@
 import Foundation
 import LiveFirebase
 import LiveModel
+import LiveSections
 import LiveServer
 import Testing
 
@@ -54,6 +55,29 @@ struct ServerSessionTests {
         // Every write's change line names the child it touched.
         guard case .change(_, let events) = try REPLLine(lines[1]) else { Issue.record("\(lines[1])"); return }
         #expect(events.map(\.type) == ["child_moved", "child_changed"] && events.allSatisfy { $0.key == "item-3" })
+    }
+
+    @Test("a write, then at once a new load mode: the write's confirmation and every change are reported")
+    func writeThenReplace() async throws {
+        let script = "show\nset /x {\"score\": 5}\nload page 2\nshow\nload all\nshow\n"
+        let run = try await REPLProcess.run(["--sample", "4", "--order-by", "score", "--json"], input: script)
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+        #expect(run.writeStates == [1: ["pending", "confirmed"]], "\(run.stdout)")
+        // Every stage reported, applied in order, gives what the next `show` prints.
+        var mirror = StageMirror(), waiting: [[(BatchStage, counts: [Int])]] = [], first = true
+        for line in run.stdout.split(separator: "\n").map(String.init) {
+            switch try REPLLine(line) {
+            case .change(let stages, _): waiting.append(stages)
+            case .show(let sections):
+                let final = sections.map(\.keys)
+                if first { mirror.rows = final }
+                first = false
+                for stages in waiting { try mirror.apply(stages, final: final) }
+                waiting.removeAll()
+                #expect(mirror.rows == final, "\(run.stdout)")
+            default: break
+            }
+        }
     }
 
     @Test("--url and --auth: a LiveServer that requires a token; without it, a clear refusal")

@@ -98,6 +98,12 @@ class StageTests(unittest.TestCase):
             check_drawn(self, driver, expected, where + ", at the end", repl.url)
             rows = driver.execute_script("return window.liveInspector.rendered().map(r => r.row)")
             self.assertEqual(max(rows), LARGE - 1, where)
+            # Scaled, keys still move by exactly a row or a page.
+            listing = driver.find_element(By.ID, "list")
+            listing.send_keys(Keys.HOME)
+            self.assertEqual(driver.execute_script("return window.liveInspector.offset()"), 0, where)
+            listing.send_keys(Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_DOWN)
+            self.assertEqual(driver.execute_script("return window.liveInspector.offset()"), 3 * 28, where)
             self.assertEqual(driver.execute_script("return window.liveInspector.problems"), [], where)
         finally:
             driver.quit()

@@ -101,8 +101,9 @@ struct REPLRunner {
                 // they come (a sync waits for them).
                 live.paused = command.changesCollection
                 defer { live.paused = false }
-                // Pages that connect meanwhile are greeted once its change is sent.
-                hub?.busy = true
+                // Pages that connect meanwhile are greeted once its change is
+                // sent (other commands let changes through as they come).
+                hub?.busy = command.changesCollection
                 let output = try await session.run(command)
                 live.paused = false
                 live.flush()

@@ -86,6 +86,10 @@ extension Session {
             options = newOptions
             return
         }
+        // What the old collection reported so far (the writes' answers, the
+        // server's changes while they were awaited) leads the report, and the
+        // diff starts from what it left shown.
+        let earlier = recorder.take()
         let before = view.snapshot()
         var oldDigests: [Key: ValueDigest] = [:]
         for model in firebase.collection.models { oldDigests[model.identifier] = model.digest }
@@ -103,11 +107,20 @@ extension Session {
             }
         } catch {
             next.stop()
-            recorder.attach(to: firebase, view: view)
             _ = recorder.take()
+            recorder.attach(to: firebase, view: view)
+            // The old collection went on listening unrecorded meanwhile:
+            // what it shows now is reported as the change from `before`.
+            var kept = earlier
+            let firebase = firebase
+            if let since = try? SnapshotStages.stages(from: before, to: view.snapshot(), contents: recorder.recordsContents,
+                                                      isUpdated: { oldDigests[$0] != firebase.collection.model(for: $0)?.digest }) {
+                kept.stages += since
+            }
+            recorder.set(kept)
             throw error
         }
-        let events = recorder.take().events
+        let taken = recorder.take()
         firebase.stop()
         firebase = next
         view = nextView
@@ -117,7 +130,8 @@ extension Session {
         let stages = try SnapshotStages.stages(from: before, to: after, contents: recorder.recordsContents) { key in
             oldDigests[key] != next.collection.model(for: key)?.digest
         }
-        recorder.set(ChangeReport(stages: stages, events: events))
+        recorder.set(ChangeReport(stages: earlier.stages + stages, events: earlier.events + taken.events,
+                                  writes: earlier.writes + taken.writes))
     }
 
     /// Changes the live collection's query: its stages and the new

@@ -9,7 +9,12 @@ enum ConsoleActions {
     // with priorities (`format=export`), so that saving keeps them.
     async function readLimited(path) {
       const answer = await fetch(address(path, { format: "export" }));
-      if (!answer.ok) return call("GET", path, { format: "export" });
+      if (!answer.ok) {
+        const text = await answer.text();
+        let reason = text;
+        try { reason = JSON.parse(text).error || text; } catch (_) {}
+        throw new Error("GET " + path + ": " + answer.status + " " + reason);
+      }
       const reader = answer.body.getReader(), chunks = [];
       let size = 0;
       for (;;) {
@@ -126,8 +131,8 @@ enum ConsoleActions {
         $("watch-events").textContent = String(state.events);
         const text = JSON.stringify(state.watchValue, null, 2);
         $("watch-value").textContent = text.length > LARGE ? text.slice(0, LARGE) + "\n…" : text;
-        clearTimeout(treeSoon);
-        treeSoon = setTimeout(() => refreshTree(), 200);
+        // At most one refresh of the tree every 200 ms, however many events.
+        if (!treeSoon) treeSoon = setTimeout(() => { treeSoon = null; refreshTree(); }, 200);
       };
       const stream = new EventSource(address(path));
       state.stream = stream;
@@ -201,17 +206,18 @@ enum ConsoleActions {
     $("query-form").addEventListener("submit", e => {
       e.preventDefault();
       if (state.queryStream) { state.queryStream.close(); state.queryStream = null; }
+      clearTimeout(state.querySoon);
       let params;
       try { params = queryParams(); } catch (problem) { return say(problem.message, true); }
       const path = state.selected, orderBy = $("order-by").value.trim();
       runQuery(path, params, orderBy);
       if ($("query-live").checked) {
-        let soon = null;
-        state.queryStream = new EventSource(address(path, params));
+        const stream = new EventSource(address(path, params));
+        state.queryStream = stream;
         for (const kind of ["put", "patch"]) {
-          state.queryStream.addEventListener(kind, () => {
-            clearTimeout(soon);
-            soon = setTimeout(() => runQuery(path, params, orderBy), 100);
+          stream.addEventListener(kind, () => {
+            clearTimeout(state.querySoon);
+            state.querySoon = setTimeout(() => { if (state.queryStream === stream) runQuery(path, params, orderBy); }, 100);
           });
         }
       }

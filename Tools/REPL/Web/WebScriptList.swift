@@ -20,15 +20,26 @@ enum WebScriptList {
 
     // The scroll position as an offset into everything: past MAX_SPACER
     // pixels the scroll bar is scaled.
+    // Scaled, the offset is kept exactly (a pixel of the bar is several
+    // rows, and the bar's position is rounded); it follows the bar only
+    // when the bar moved some other way (dragged).
+    let exact = 0, barSet = -1;
+    function scaled() { return total > MAX_SPACER && MAX_SPACER > list.clientHeight; }
     function offset() {
       const view = list.clientHeight, height = Math.min(total, MAX_SPACER);
-      if (total <= MAX_SPACER || height <= view) return list.scrollTop;
-      return list.scrollTop / (height - view) * (total - view);
+      if (!scaled()) return list.scrollTop;
+      if (list.scrollTop !== barSet) exact = list.scrollTop / (height - view) * (total - view);
+      barSet = list.scrollTop;
+      return Math.min(exact, total - view);
     }
 
     function scrollToOffset(y) {
       const view = list.clientHeight, height = Math.min(total, MAX_SPACER);
-      list.scrollTop = total <= MAX_SPACER || height <= view ? y : y / (total - view) * (height - view);
+      if (!scaled()) { list.scrollTop = y; return; }
+      exact = Math.max(0, Math.min(y, total - view));
+      list.scrollTop = exact / (total - view) * (height - view);
+      barSet = list.scrollTop;
+      draw(null, false);
     }
 
     // The items in view: headers and rows with their offsets.
@@ -150,7 +161,7 @@ enum WebScriptList {
     // for that key; a key the session no longer holds is shown as such
     // until a change places it again.
     const wanted = new Set(), invalidated = new Map();
-    let asking = 0, epoch = 0, allInvalidated = 0, askScheduled = false;
+    let asking = 0, epoch = 0, allInvalidated = 0, askScheduled = false, failing = false;
     function want(key) { wanted.add(key); }
     // (Only a reply on its way can be older than a change.)
     function forget(key) { inspector.contents.delete(key); if (asking) invalidated.set(key, ++epoch); }
@@ -175,11 +186,16 @@ enum WebScriptList {
               inspector.contents.set(key, Object.hasOwn(rows, key) ? rows[key] : ["", "(not in the collection)"]);
             }
           })
-          .catch(problem => log("rows not read: " + (problem.message || problem), true))
+          .then(() => { failing = false; }, problem => {
+            // Asked again after a second (the session may have ended), and
+            // said once per run of failures.
+            if (!failing) log("rows not read: " + (problem.message || problem) + "; trying again", true);
+            failing = true;
+          })
           .finally(() => {
             asking -= 1;
             if (asking === 0) invalidated.clear();
-            refill();
+            if (failing) setTimeout(refill, 1000); else refill();
           });
       });
     }
@@ -197,7 +213,7 @@ enum WebScriptList {
     // Past MAX_SPACER pixels one pixel of the scroll bar is several rows:
     // keys and the wheel then move by rows and pages, not pixels.
     list.addEventListener("keydown", e => {
-      if (total <= MAX_SPACER) return;
+      if (!scaled()) return;
       const page = list.clientHeight - ROW;
       const by = { ArrowDown: ROW, ArrowUp: -ROW, PageDown: page, PageUp: -page, " ": e.shiftKey ? -page : page }[e.key];
       if (e.key === "Home") scrollToOffset(0);
@@ -207,7 +223,7 @@ enum WebScriptList {
       e.preventDefault();
     });
     list.addEventListener("wheel", e => {
-      if (total <= MAX_SPACER || e.ctrlKey) return;
+      if (!scaled() || e.ctrlKey) return;
       scrollToOffset(Math.max(0, offset() + e.deltaY * (e.deltaMode === 1 ? ROW : e.deltaMode === 2 ? list.clientHeight : 1)));
       e.preventDefault();
     }, { passive: false });
@@ -219,6 +235,7 @@ enum WebScriptList {
                    sort: e.children[1].textContent, summary: e.children[2].textContent,
                    pending: e.classList.contains("pending") }))
       .sort((a, b) => a.section - b.section || a.row - b.row);
+    inspector.offset = () => offset();
     inspector.scrollToRow = (s, r) => {
       scrollToOffset(tops[s] + HEADER + r * ROW);
       draw(null, false);
