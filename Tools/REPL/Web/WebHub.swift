@@ -44,7 +44,7 @@ final class WebHub {
         self.session = session
         self.run = run
         session.recordsStageContents = true
-        lastQuery = queryLines()
+        lastQuery = Self.ordering(session.information().query)
     }
 
     /// A page connected: it gets the sections and their keys, now or, while
@@ -62,7 +62,7 @@ final class WebHub {
 
     private func greetWaiting() {
         guard !busy, !session.hasUntakenChanges, !waiting.isEmpty else { return }
-        let hello = hello(), info = info()
+        let hello = hello(), info = Self.info(session.information())
         for client in waiting {
             client.send(event: "hello", data: hello)
             client.send(event: "info", data: info)
@@ -78,7 +78,9 @@ final class WebHub {
     /// the server between commands).
     func changed(_ report: ChangeReport) {
         defer { greetWaiting() }
-        let query = queryLines()
+        // Read once: it reads the process's memory too.
+        let information = session.information()
+        let query = Self.ordering(information.query)
         let fresh = query != lastQuery
         lastQuery = query
         guard !clients.isEmpty, let change = JSONOutput.line(for: .change(report)) else { return }
@@ -91,7 +93,7 @@ final class WebHub {
                   + #","counts":"# + JSONValue.array(counts.map { .number(Double($0)) }).jsonText()
                   + #","digest":"# + digest.jsonText() + #","fresh":"# + (fresh ? "true" : "false")
                   + #","rows":"# + rowsObject(Array(inserted)) + #","lines":"# + lines + "}")
-        broadcast("info", info())
+        broadcast("info", Self.info(information))
     }
 
     /// A command ran, with this output.
@@ -99,7 +101,7 @@ final class WebHub {
         defer { greetWaiting() }
         guard !clients.isEmpty else { return }
         broadcast("output", #"{"command":"# + JSONValue.string(line).jsonText() + #","output":"# + (output ?? "null") + "}")
-        broadcast("info", info())
+        broadcast("info", Self.info(session.information()))
     }
 
     /// The rows of `keys`, as a JSON object from key to `[sort, summary]`
@@ -156,13 +158,13 @@ final class WebHub {
 
     /// The lines of `query` that say how rows are ordered, filtered and
     /// sectioned.
-    private func queryLines() -> [String] {
-        session.information().query.filter { $0.hasPrefix("query:") || $0.hasPrefix("where:") || $0.hasPrefix("sections:") }
+    private static func ordering(_ query: [String]) -> [String] {
+        query.filter { $0.hasPrefix("query:") || $0.hasPrefix("where:") || $0.hasPrefix("sections:") }
     }
 
-    /// What `query` and `stats` print.
-    private func info() -> String {
-        let (query, stats) = session.information()
+    /// What `query` and `stats` print, as the `info` event.
+    private static func info(_ information: (query: [String], stats: [String])) -> String {
+        let (query, stats) = information
         return JSONValue.object(["query": .array(query.map { .string($0) }), "stats": .array(stats.map { .string($0) })])
             .jsonText()
     }
