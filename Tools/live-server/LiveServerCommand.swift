@@ -41,6 +41,14 @@ struct LiveServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("buffer-limit"), help: "Bytes a stream may fall behind before it is disconnected.")
     var bufferLimit = 8 << 20
 
+    @Option(name: .customLong("request-timeout"),
+            help: "Seconds a connection may wait for its next request to arrive whole before it is closed.")
+    var requestTimeout: Double = 60
+
+    @Option(name: .customLong("max-connections"),
+            help: "The most connections served at once, streams included (0: from the descriptor limit).")
+    var maxConnections = 0
+
     @Flag(name: .customLong("allow-remote-open"),
           help: "Serve a non-loopback address without tokens: everyone who can reach it may read and write.")
     var allowRemoteOpen = false
@@ -53,12 +61,22 @@ struct LiveServerCommand: AsyncParsableCommand {
     var console = false
 
     func validate() throws {
-        guard keepAlive > 0 else { throw ValidationError("--keep-alive must be positive.") }
+        // At most a day: a larger interval would overflow the timer's nanoseconds.
+        guard keepAlive > 0, keepAlive <= 86_400 else {
+            throw ValidationError("--keep-alive must be more than 0 and at most 86400 seconds.")
+        }
+        guard requestTimeout > 0, requestTimeout <= 86_400 else {
+            throw ValidationError("--request-timeout must be more than 0 and at most 86400 seconds.")
+        }
+        guard maxConnections >= 0 else { throw ValidationError("--max-connections must be 0 or more.") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard bufferLimit > 0 else { throw ValidationError("--buffer-limit must be positive.") }
     }
 
     func run() async throws {
+        // A write past the file size limit (`ulimit -f`) fails with EFBIG
+        // and is refused, instead of killing the server.
+        signal(SIGXFSZ, SIG_IGN)
         var configuration = LiveServerConfiguration()
         configuration.host = host
         configuration.port = port
@@ -66,6 +84,8 @@ struct LiveServerCommand: AsyncParsableCommand {
         configuration.tokens = tokens.isEmpty ? nil : Set(tokens)
         configuration.keepAliveInterval = .milliseconds(Int64(keepAlive * 1000))
         configuration.listenerBufferLimit = bufferLimit
+        configuration.requestTimeout = .milliseconds(Int64(requestTimeout * 1000))
+        configuration.maxConnections = maxConnections
         configuration.allowsRemoteOpenAccess = allowRemoteOpen
         configuration.servesConsole = console
         let server: LiveServer

@@ -16,17 +16,32 @@ package enum DurableFile {
         package let description: String
     }
 
-    /// The file's bytes, followed by `padding` zero bytes; nil when it
-    /// cannot be opened.
+    /// The file's bytes, followed by `padding` zero bytes; nil when there
+    /// is no file at `path`. Any other failure throws: a file that exists
+    /// but cannot be read is never taken for a missing one (whoever reads
+    /// it would otherwise write over it).
+    /// - Parameters:
+    ///   - path: The file to read.
+    ///   - padding: Zero bytes to add after the text.
+    ///   - followingLinks: Whether `path` may be a symbolic link; when
+    ///     false, a link is refused (`O_NOFOLLOW`).
+    /// - Throws: ``Failure`` naming the file and the system's reason.
     /// - Complexity: O(size of the file); read into storage of its size.
-    package static func read(_ path: String, padding: Int = 0) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
+    package static func read(_ path: String, padding: Int = 0, followingLinks: Bool = true) throws(Failure) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW))
+        guard fd >= 0 else {
+            if errno == ENOENT { return nil }
+            throw Failure(description: "Cannot read \(path): \(errnoText())")
+        }
         defer { posixClose(fd) }
         // Read into storage of the file's size: a large file is not copied
         // as an array grows.
         var status = stat()
-        let size = fstat(fd, &status) == 0 ? max(0, Int(status.st_size)) : 0
+        guard fstat(fd, &status) == 0 else { throw Failure(description: "Cannot read \(path): \(errnoText())") }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            throw Failure(description: "Cannot read \(path): it is not a regular file")
+        }
+        let size = max(0, Int(status.st_size))
         var bytes = [UInt8](repeating: 0, count: size + padding)
         var count = 0
         var probe = [UInt8](repeating: 0, count: 1 << 16)
@@ -40,7 +55,8 @@ package enum DurableFile {
                 if read > 0 { bytes.insert(contentsOf: probe[0..<read], at: count) }
             }
             if read < 0 && errno == EINTR { continue }
-            if read <= 0 { break }
+            if read < 0 { throw Failure(description: "Cannot read \(path): \(errnoText())") }
+            if read == 0 { break }
             count += read
         }
         // The text, then zero bytes up to the end: `padding` of them.
@@ -57,12 +73,16 @@ package enum DurableFile {
     /// file or the new one, whole.
     /// - Parameters:
     ///   - path: The file to replace.
-    ///   - mode: The new file's permissions.
+    ///   - mode: The new file's permissions; nil keeps those of the file it
+    ///     replaces, and makes a new file `0600` (readable by its owner
+    ///     alone).
     ///   - next: Appends the next piece to its buffer; false after the last.
     /// - Throws: ``Failure`` naming the file and the reason; `path` is then
     ///   unchanged and the temporary file removed.
-    package static func replace(_ path: String, mode: mode_t = 0o644,
+    package static func replace(_ path: String, mode: mode_t? = nil,
                                 with next: (inout [UInt8]) -> Bool) throws(Failure) {
+        let kept: mode_t
+        if let mode { kept = mode } else { kept = try modeToKeep(path) }
         var template = Array((path + ".tmp.XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw Failure(description: "Cannot write beside \(path): \(errnoText())") }
@@ -72,7 +92,7 @@ package enum DurableFile {
             posixClose(fd)
             if !done { unlink(temporary) }
         }
-        guard fchmod(fd, mode) == 0 else { throw Failure(description: "Cannot set the mode of \(temporary): \(errnoText())") }
+        guard fchmod(fd, kept) == 0 else { throw Failure(description: "Cannot set the mode of \(temporary): \(errnoText())") }
         var chunk: [UInt8] = []
         var more = true
         while more {
@@ -86,6 +106,14 @@ package enum DurableFile {
         syncDirectory(of: path)
     }
 
+    /// The permissions of the file at `path`, or `0600` when there is none.
+    private static func modeToKeep(_ path: String) throws(Failure) -> mode_t {
+        var existing = stat()
+        if stat(path, &existing) == 0 { return existing.st_mode & 0o7777 }
+        guard errno == ENOENT else { throw Failure(description: "Cannot replace \(path): \(errnoText())") }
+        return 0o600
+    }
+
     /// Makes `path` and the directories above it that are missing, each
     /// with `mode`.
     /// - Throws: ``Failure`` when one cannot be made.
@@ -96,6 +124,39 @@ package enum DurableFile {
             if mkdir(made, mode) != 0 && errno != EEXIST {
                 throw Failure(description: "Cannot make the directory \(made): \(errnoText())")
             }
+        }
+    }
+
+    /// Makes `path` (and the directories above it that are missing) `0700`,
+    /// and checks that whoever else uses the machine cannot have put
+    /// anything in it: it must be a directory owned by this process's user
+    /// that neither its group nor others may write to.
+    /// - Throws: ``Failure`` when it cannot be made, or is not such a
+    ///   directory (the failure says what to do).
+    package static func makePrivateDirectory(_ path: String) throws(Failure) {
+        try makeDirectory(path, mode: 0o700)
+        try checkPrivateDirectory(path)
+    }
+
+    /// Checks `path` as ``makePrivateDirectory(_:)`` does, without making it.
+    /// - Throws: ``Failure`` when it is missing or not private.
+    package static func checkPrivateDirectory(_ path: String) throws(Failure) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw Failure(description: "Cannot use the directory \(path): \(errnoText())") }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw Failure(description: "Cannot use \(path): it is not a directory")
+        }
+        guard info.st_uid == geteuid() else {
+            throw Failure(description: """
+                Refusing the directory \(path): it belongs to user \(info.st_uid), not to this process's user \(geteuid()); \
+                another user could have put files in it. Use a directory of your own.
+                """)
+        }
+        guard info.st_mode & 0o022 == 0 else {
+            throw Failure(description: """
+                Refusing the directory \(path): its group or others may write to it (mode \(String(info.st_mode & 0o777, radix: 8))); \
+                another user could put files in it. Make it private (chmod 700).
+                """)
         }
     }
 

@@ -27,24 +27,43 @@ package final class FileLock {
     package let path: String
     private let fd: Int32
 
-    /// Takes the lock on `path` without waiting.
-    /// - Returns: nil when another process, or another `FileLock` of this
-    ///   process, holds it, or the file cannot be opened.
-    package init?(_ path: String) {
+    /// Why a lock was not taken.
+    package enum Failure: Error, CustomStringConvertible {
+        /// Another process, or another `FileLock` of this process, holds it.
+        case held(String)
+        /// The lock file cannot be opened (or is a symbolic link); the
+        /// system's reason.
+        case cannotOpen(String, reason: String)
+
+        package var description: String {
+            switch self {
+            case .held(let path): return "another process holds the lock \(path)"
+            case .cannotOpen(let path, let reason): return "cannot open the lock \(path): \(reason)"
+            }
+        }
+    }
+
+    /// Takes the lock on `path` without waiting. A symbolic link at `path`
+    /// is refused, never followed.
+    /// - Throws: ``Failure``: held elsewhere, or the file cannot be opened.
+    package init(_ path: String) throws(Failure) {
         let resolved = FileLock.resolve(path)
-        guard FileLock.held.insert(resolved) else { return nil }
-        let fd = open(resolved, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard FileLock.held.insert(resolved) else { throw .held(resolved) }
+        let fd = open(resolved, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else {
+            let reason = String(cString: strerror(errno))
             FileLock.held.remove(resolved)
-            return nil
+            throw .cannotOpen(resolved, reason: reason)
         }
         var range = flock()
         range.l_type = Int16(F_WRLCK)
         range.l_whence = Int16(SEEK_SET)
         guard fcntl(fd, F_SETLK, &range) == 0 else {
+            let busy = errno == EACCES || errno == EAGAIN
+            let reason = String(cString: strerror(errno))
             _ = close(fd)
             FileLock.held.remove(resolved)
-            return nil
+            throw busy ? .held(resolved) : .cannotOpen(resolved, reason: reason)
         }
         self.path = resolved
         self.fd = fd

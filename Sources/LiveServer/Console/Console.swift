@@ -12,12 +12,20 @@ enum Console {
     /// `/_/console.js`; nil for any other request.
     static func response(method: HTTPMethod, uri: String) -> RESTResponse? {
         guard method == .GET || method == .HEAD else { return nil }
-        let path = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        switch path {
+        switch path(of: uri) {
         case "/_/console", "/_/console/": return page(ConsolePage.html, type: "text/html; charset=utf-8")
         case "/_/console.js": return page(ConsoleScript.text, type: "text/javascript; charset=utf-8")
         default: return nil
         }
+    }
+
+    /// Whether `uri` names one of the console's files (whatever the method).
+    static func serves(uri: String) -> Bool {
+        ["/_/console", "/_/console/", "/_/console.js"].contains(path(of: uri))
+    }
+
+    private static func path(of uri: String) -> Substring {
+        uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
     }
 
     private static func page(_ text: String, type: String) -> RESTResponse {

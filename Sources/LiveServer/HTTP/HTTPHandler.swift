@@ -8,6 +8,11 @@ import NIOHTTP1
 /// Reads whole requests (bodies up to the configured limit) and hands them
 /// to the core; for `Accept: text/event-stream` GETs it opens a stream,
 /// which then owns the connection.
+///
+/// A request's head is judged before its body is read: the ``AccessPolicy``
+/// (Host and Origin), the token, the path and the declared length. A
+/// request refused there is answered at once with `Connection: close`, and
+/// its body is never read or kept.
 final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -16,6 +21,8 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var head: HTTPRequestHead?
     private var body: [UInt8] = []
     private var tooLarge = false
+    /// The CORS headers of the request being read.
+    private var cors: [(String, String)] = []
     private var streamID: Int?
     /// How many reads are being handled (a response can deliver the next
     /// pipelined request inside its own write).
@@ -25,10 +32,35 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// that pipelined requests are answered with one write, not one each.
     private var unflushed = false
     /// Whether a response said it closes the connection: requests after it
-    /// (pipelined behind it) are not handled.
+    /// (pipelined behind it) are not handled, nor the rest of its body.
     private var closing = false
+    /// Closes the connection when its request has not arrived in time.
+    private var timeout: Scheduled<Void>?
 
     init(core: ServerCore) { self.core = core }
+
+    func channelActive(context: ChannelHandlerContext) {
+        startWaiting(context)
+        context.fireChannelActive()
+    }
+
+    /// The connection waits for its next request, for at most the
+    /// configured time.
+    private func startWaiting(_ context: ChannelHandlerContext) {
+        timeout?.cancel()
+        core.connections.setWaiting(context.channel, true)
+        let interval = core.configuration.requestTimeout.components
+        let amount = TimeAmount.nanoseconds(min(interval.seconds, 1 << 32) * 1_000_000_000 + interval.attoseconds / 1_000_000_000)
+        let channel = context.channel
+        timeout = context.eventLoop.scheduleTask(in: amount) { channel.close(promise: nil) }
+    }
+
+    /// The connection's request has arrived: it no longer waits.
+    private func stopWaiting(_ context: ChannelHandlerContext) {
+        timeout?.cancel()
+        timeout = nil
+        core.connections.setWaiting(context.channel, false)
+    }
 
     func channelReadComplete(context: ChannelHandlerContext) {
         if unflushed {
@@ -44,11 +76,15 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         defer { reading -= 1 }
         switch unwrapInboundIn(data) {
         case .head(let head):
-            self.head = head
             body.removeAll(keepingCapacity: false)
             tooLarge = false
+            if let (answer, close) = earlyAnswer(to: head, context: context) {
+                respond(answer, to: head, context: context, close: close || !head.isKeepAlive)
+                return
+            }
+            self.head = head
         case .body(var buffer):
-            guard !tooLarge else { return }
+            guard !tooLarge, head != nil else { return }
             if body.count + buffer.readableBytes > core.configuration.maxRequestBytes {
                 tooLarge = true
                 body.removeAll(keepingCapacity: false)
@@ -58,8 +94,46 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .end:
             guard let head else { return }
             self.head = nil
+            stopWaiting(context)
             dispatch(head, context: context)
         }
+    }
+
+    /// The answer to a request decided from its head alone — a refusal
+    /// (which closes the connection, its body unread) or a CORS preflight —
+    /// or nil. Sets ``cors`` for the request's answer.
+    private func earlyAnswer(to head: HTTPRequestHead, context: ChannelHandlerContext) -> (RESTResponse, close: Bool)? {
+        if let refusal = refusal(of: head, context: context) { return (refusal, true) }
+        if head.method == .OPTIONS && head.headers.contains(name: "access-control-request-method") {
+            return (RESTResponse(status: .noContent, headers: AccessPolicy.preflightHeaders(cors: cors)), false)
+        }
+        return nil
+    }
+
+    /// The answer to a request refused from its head, or nil.
+    private func refusal(of head: HTTPRequestHead, context: ChannelHandlerContext) -> RESTResponse? {
+        cors = []
+        switch core.access.check(head, port: context.channel.localAddress?.port ?? 0) {
+        case .refused(let reason):
+            return .error(StoreError(status: 403, message: reason))
+        case .allowed(let cors):
+            self.cors = cors
+        }
+        if head.method == .OPTIONS && head.headers.contains(name: "access-control-request-method") { return nil }
+        if core.configuration.servesConsole && Console.serves(uri: head.uri) { return nil }
+        let target: RequestTarget
+        do {
+            target = try RequestTarget(uri: head.uri)
+        } catch {
+            return .error(error)
+        }
+        let request = RESTRequest(method: head.method.rawValue, uri: head.uri, headers: head.headers, body: [])
+        guard core.mayUse(request.token(target.parameters)) else { return .error(ServerCore.permissionDenied) }
+        let limit = core.configuration.maxRequestBytes
+        if let length = head.headers.first(name: "content-length").flatMap({ Int($0) }), length > limit {
+            return .error(StoreError(status: 413, message: "\(StoreError.writeTooLarge.message) (at most \(limit) bytes)"))
+        }
+        return nil
     }
 
     private func dispatch(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
@@ -77,20 +151,15 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         let request = RESTRequest(method: head.method.rawValue, uri: head.uri, headers: head.headers, body: body)
         body = []
         guard head.method == .GET, request.wantsStream, streamID == nil else {
-            if head.method == .GET || head.method == .HEAD {
-                answerOffLoop(request, to: head, context: context)
-            } else {
-                respond(core.handle(request), to: head, context: context, close: !head.isKeepAlive)
-            }
+            answerOffLoop(request, to: head, context: context)
             return
         }
         switch core.openStream(request, on: context.channel) {
         case .started(let listener):
             streamID = listener.id
-            var headers = HTTPHeaders()
+            var headers = HTTPHeaders(cors)
             headers.add(name: "Content-Type", value: "text/event-stream")
             headers.add(name: "Cache-Control", value: "no-cache")
-            headers.add(name: "Access-Control-Allow-Origin", value: "*")
             context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))),
                                   promise: nil)
         case .redirect(let port):
@@ -104,8 +173,9 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    /// Answers a read on another thread, so that rendering a large value
-    /// holds up no other connection of this event loop; the response is
+    /// Answers a request on another thread, so that parsing a large body
+    /// or rendering a large value holds up no other connection of this
+    /// event loop; the response is
     /// written back on the loop, and a body larger than one chunk is made
     /// a chunk at a time on other threads too. (The pipeline hands over one
     /// request at a time, so responses keep their order.)
@@ -149,7 +219,7 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         if rest != nil && request.version.major == 1 && request.version.minor == 0 { close = true }
         // Nothing on this connection is read after a response that closes it.
         if close { closing = true }
-        var headers = HTTPHeaders(response.headers)
+        var headers = HTTPHeaders(cors + response.headers)
         if rest == nil { headers.add(name: "Content-Length", value: String(response.textLength ?? response.body.count)) }
         if close { headers.add(name: "Connection", value: "close") }
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: request.version, status: response.status, headers: headers))),
@@ -172,6 +242,7 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         context.write(wrapOutboundOut(.end(nil)), promise: nil)
+        startWaiting(context)
         unflushed = true
         // Outside a read (an answer made off the loop), nothing else will flush it.
         if reading == 0 {
@@ -198,11 +269,13 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
             let channel = context.channel
             let ended = context.writeAndFlush(handler.wrapOutboundOut(.end(nil)))
-            if close { ended.whenComplete { _ in channel.close(promise: nil) } }
+            if close { ended.whenComplete { _ in channel.close(promise: nil) } } else { handler.startWaiting(context) }
         }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        timeout?.cancel()
+        core.connections.remove(context.channel)
         if let streamID { core.closeStream(streamID) }
         context.fireChannelInactive()
     }

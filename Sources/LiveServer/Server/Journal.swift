@@ -16,15 +16,24 @@ import LiveModel
 ///   snapshot is written to `<file>.tmp`, fsync'd and renamed over it.
 /// - `<file>.journal` holds one line per acknowledged request, appended and
 ///   fsync'd before the request is answered: `[["/path", value], ...]`.
-///   A line cut short by a crash was never acknowledged and is dropped.
+///   A line cut short by a crash was never acknowledged and is dropped; a
+///   failed append is cut back before the request is answered.
+/// - `<file>.lock` is locked (a ``FileLock``) while a server uses the file:
+///   a second server on the same file is refused at start.
+/// - New files are made `0600`; a replaced snapshot keeps the old one's mode.
 ///
 /// Replaying a journal over a snapshot that already holds some of its
 /// writes gives the same data (every write replaces a whole location), so a
 /// crash between renaming a snapshot and emptying the journal is harmless.
 final class Journal {
     let file: String
+    /// Held from ``load()`` on: one server per data file.
+    private var lock: FileLock?
     private var journalFD: Int32 = -1
     private(set) var journalBytes = 0
+    /// Why writes are refused, once an append failed and could not be
+    /// taken back (the journal's end is then unknown).
+    private(set) var refusal: String?
     /// The journal is folded into the snapshot past this size.
     var compactionBytes = 64 << 20
 
@@ -36,12 +45,29 @@ final class Journal {
     deinit { if journalFD >= 0 { DurableFile.close(journalFD) } }
 
     var journalPath: String { file + ".journal" }
+    var lockPath: String { file + ".lock" }
 
-    /// Reads the snapshot and replays the journal; opens the journal for appends.
+    /// Locks the data file, reads the snapshot and replays the journal;
+    /// opens the journal for appends.
+    ///
+    /// Only a missing file is taken as empty: a file that cannot be read,
+    /// or a journal damaged before its last line (acknowledged writes
+    /// follow the damage), stops the start and nothing is written.
     /// - Throws: ``StoreError`` naming the file and what is wrong with it.
     func load() throws(StoreError) -> Store {
+        do {
+            lock = try FileLock(lockPath)
+        } catch {
+            throw StoreError(status: 500, message: "Cannot use the data file \(file): \(error.description)")
+        }
         var store = Store()
-        if let bytes = DurableFile.read(file, padding: Snapshot.checkPadding) {
+        let snapshot: [UInt8]?
+        do {
+            snapshot = try DurableFile.read(file, padding: Snapshot.checkPadding)
+        } catch {
+            throw StoreError(status: 500, message: "\(error.description) (the data file is left as it is)")
+        }
+        if let bytes = snapshot {
             do {
                 let length = bytes.count - Snapshot.checkPadding
                 store = Store(root: try DataNode.reading(snapshot: bytes, length: length))
@@ -51,39 +77,99 @@ final class Journal {
                 throw StoreError(status: 500, message: "The data file \(file) is not valid JSON: \(error)")
             }
         }
-        if let bytes = DurableFile.read(journalPath) {
-            var good = 0
-            for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-                let end = good + line.count
-                guard end < bytes.count, let writes = Self.decode(line) else { break } // torn or unterminated tail
-                store.apply(writes)
-                good = end + 1
+        let journal: [UInt8]?
+        do {
+            journal = try DurableFile.read(journalPath, followingLinks: false)
+        } catch {
+            throw StoreError(status: 500, message: "\(error.description) (the journal is left as it is)")
+        }
+        if let bytes = journal {
+            let good = try replay(bytes, into: &store)
+            if good < bytes.count && truncate(journalPath, off_t(good)) != 0 {
+                throw StoreError(status: 500, message: "Cannot drop the torn last line of \(journalPath): \(DurableFile.errnoText())")
             }
-            if good < bytes.count { _ = truncate(journalPath, off_t(good)) }
             journalBytes = good
         }
-        journalFD = open(journalPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        journalFD = open(journalPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard journalFD >= 0 else {
             throw StoreError(status: 500, message: "Cannot open the journal \(journalPath): \(DurableFile.errnoText())")
         }
         return store
     }
 
+    /// Applies the journal's lines to `store`.
+    /// - Returns: The length of the lines applied: all of them but a torn
+    ///   last one (a crash while it was written: never acknowledged).
+    /// - Throws: ``StoreError`` when a line that is not a write has whole
+    ///   lines after it: those were acknowledged, and are not dropped.
+    private func replay(_ bytes: [UInt8], into store: inout Store) throws(StoreError) -> Int {
+        var good = 0
+        var number = 0
+        for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            let end = good + line.count
+            number += 1
+            guard end < bytes.count else { break } // unterminated tail
+            guard let writes = Self.decode(line) else {
+                let rest = bytes[(end + 1)...]
+                if rest.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") }) { break } // torn last line
+                throw StoreError(status: 500, message: """
+                    The journal \(journalPath) is damaged at line \(number) (byte \(good)), and \(rest.count) bytes of \
+                    acknowledged writes follow: live-server does not start rather than drop them. Nothing was changed. \
+                    Repair or remove that line, or move the journal aside to start from the data file alone.
+                    """)
+            }
+            store.apply(writes)
+            good = end + 1
+        }
+        return good
+    }
+
     /// Appends one request's writes and waits until they are on disk.
+    ///
+    /// A failure takes the line back (the journal is cut to its length
+    /// before), so a write that was refused is never replayed; if even that
+    /// fails, every later write is refused (``refusal`` says why) until the
+    /// server is restarted.
+    /// - Throws: ``StoreError``: 507 when the disk (or the file's size
+    ///   limit) is full, 503 when writes are refused, else 500.
     func append(_ writes: [Write]) throws(StoreError) {
+        if let refusal { throw StoreError(status: 503, message: refusal) }
         let entries = writes.map { JSONValue.array([.string($0.path.description), $0.node.json(export: true)]) }
         var line = Array(JSONValue.array(entries).jsonText().utf8)
         line.append(UInt8(ascii: "\n"))
+        var failure: String?
+        var code: Int32 = 0
         do { try DurableFile.writeAll(journalFD, line, to: journalPath) } catch {
-            throw StoreError(status: 500, message: error.description)
+            code = errno
+            failure = error.description
         }
-        guard fsync(journalFD) == 0 else {
-            throw StoreError(status: 500, message: "Cannot sync the journal \(journalPath): \(DurableFile.errnoText())")
+        if failure == nil && fsync(journalFD) != 0 {
+            code = errno
+            failure = "Cannot sync the journal \(journalPath): \(DurableFile.errnoText())"
         }
-        journalBytes += line.count
+        guard let failure else {
+            journalBytes += line.count
+            return
+        }
+        guard ftruncate(journalFD, off_t(journalBytes)) == 0, fsync(journalFD) == 0 else {
+            refusal = "Writes are refused until live-server is restarted: \(failure), and the journal could not be cut back (\(DurableFile.errnoText()))."
+            throw StoreError(status: 503, message: refusal!)
+        }
+        let full = code == ENOSPC || code == EFBIG || code == EDQUOT
+        throw StoreError(status: full ? 507 : 500, message: "The write was not kept: \(failure).")
     }
 
-    /// Writes `store` as the new snapshot and empties the journal.
+    /// Closes the journal and releases the data file (at shutdown): any
+    /// write after it is refused.
+    func close() {
+        if journalFD >= 0 { DurableFile.close(journalFD) }
+        journalFD = -1
+        refusal = "Writes are refused: the server has shut down."
+        lock = nil
+    }
+
+    /// Writes `store` as the new snapshot (with the old one's permissions;
+    /// `0600` when there was none) and empties the journal.
     func compact(_ store: Store) throws(StoreError) {
         // Written a chunk at a time: the snapshot's text is never held whole.
         var text = JSONTextChunks(store.root, export: true)

@@ -80,7 +80,7 @@ public final class LiveServer: Sendable {
         return try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
@@ -106,12 +106,12 @@ public final class LiveServer: Sendable {
         }
     }
 
-    /// Stops listening, closes every connection and folds the journal into
-    /// the data file.
+    /// Stops listening, closes every connection, folds the journal into
+    /// the data file and releases it (another server may then use it).
     public func shutdown() async throws {
         keepAlive.cancel()
         for channel in channels.withLockedValue({ $0 }) { try? await channel.close() }
-        core.compact()
+        core.close()
         try await group.shutdownGracefully()
     }
 

@@ -22,8 +22,19 @@ public struct LiveServerConfiguration: Sendable {
     /// Bytes a stream may have waiting to be sent; past it the listener is
     /// disconnected (it can reconnect and resync).
     public var listenerBufferLimit = 8 << 20
-    /// Largest request body accepted.
+    /// Largest request body accepted; a larger one is refused (413) from
+    /// its `Content-Length`, before it is read.
     public var maxRequestBytes = 256 << 20
+    /// How long a connection may wait for its next request to arrive whole
+    /// (from when it opens, or from its last response) before it is
+    /// closed. Streams, once open, are not bound by it.
+    public var requestTimeout: Duration = .seconds(60)
+    /// The most connections served at once (streams included); 0 sizes it
+    /// from the process's descriptor limit (that limit less 128, at most
+    /// 16,384). At the limit, the connection that has waited longest for
+    /// its request is closed to make room; when every connection is busy,
+    /// a new one is answered 503.
+    public var maxConnections = 0
     /// Event-loop threads; 0 uses one per core.
     public var threads = 0
     /// Whether the data console is served at `/_/console`: a page that

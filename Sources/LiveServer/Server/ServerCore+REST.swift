@@ -18,7 +18,14 @@ extension ServerCore {
         let target = try RequestTarget(uri: request.uri)
         let parameters = target.parameters
         var method = request.method
+        // As Firebase documents it: a POST may stand for another method (for
+        // clients that cannot send it). On any other method the override
+        // is refused: a GET, which any web page can make a browser send, must
+        // never write.
         if let override = request.headers.first(name: "x-http-method-override") ?? parameters["x-http-method-override"] {
+            guard method == "POST" else {
+                throw .badRequest("x-http-method-override is honoured on POST only (got it on \(RequestTarget.shown(method))).")
+            }
             method = override.uppercased()
         }
         let options = try RequestOptions(parameters)

@@ -17,6 +17,10 @@ import NIOCore
 final class ServerCore: @unchecked Sendable {
     let configuration: LiveServerConfiguration
     let logger: Logger
+    /// Which browsers and host names may reach the data.
+    let access: AccessPolicy
+    /// The connections open, bounded.
+    let connections: ConnectionLimit
     let lock = NIOLock()
 
     // Guarded by `lock`.
@@ -33,6 +37,9 @@ final class ServerCore: @unchecked Sendable {
     init(configuration: LiveServerConfiguration, logger: Logger) throws(StoreError) {
         self.configuration = configuration
         self.logger = logger
+        access = AccessPolicy(configuration)
+        connections = ConnectionLimit(capacity: configuration.maxConnections > 0
+                                      ? configuration.maxConnections : Self.connectionCapacity())
         tokens = configuration.tokens
         if let file = configuration.dataFile {
             let journal = Journal(file: file)
@@ -43,6 +50,22 @@ final class ServerCore: @unchecked Sendable {
             journal = nil
         }
     }
+
+    /// The most connections the process's descriptor limit allows, keeping
+    /// 128 descriptors for files and the listening sockets; at most 16,384.
+    static func connectionCapacity() -> Int {
+        var limit = rlimit()
+        #if canImport(Glibc)
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+        let resource = RLIMIT_NOFILE
+        #endif
+        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < 1 << 20 else { return 16_384 }
+        return min(16_384, max(16, Int(limit.rlim_cur) - 128))
+    }
+
+    /// Whether `token` may use the data now (under the lock).
+    func mayUse(_ token: String?) -> Bool { lock.withLock { isAuthorized(token) } }
 
     /// The current time in milliseconds since 1970, for server timestamps.
     static func now() -> Int64 {
@@ -121,5 +144,12 @@ final class ServerCore: @unchecked Sendable {
             guard let journal, journal.journalBytes > 0 else { return }
             do throws(StoreError) { try journal.compact(store) } catch { logger.error("\(error.message)") }
         }
+    }
+
+    /// Folds the journal into the snapshot and releases the data file, so
+    /// that another server may use it (at shutdown).
+    func close() {
+        compact()
+        lock.withLock { journal?.close() }
     }
 }

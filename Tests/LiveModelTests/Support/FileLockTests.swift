@@ -34,12 +34,12 @@ struct FileLockTests {
         let directory = Self.directory()
         let path = directory + "/q.lock"
         try FileManager.default.createSymbolicLink(atPath: directory + "/link", withDestinationPath: directory)
-        let first = try #require(FileLock(path))
+        let first = try #require(try? FileLock(path))
         withExtendedLifetime(first) {
-            #expect(FileLock(path) == nil)
-            #expect(FileLock(directory + "/./q.lock") == nil)
-            #expect(FileLock(directory + "/link/q.lock") == nil)
-            #expect(FileLock(directory + "/other.lock") != nil, "another file is another lock")
+            #expect((try? FileLock(path)) == nil)
+            #expect((try? FileLock(directory + "/./q.lock")) == nil)
+            #expect((try? FileLock(directory + "/link/q.lock")) == nil)
+            #expect((try? FileLock(directory + "/other.lock")) != nil, "another file is another lock")
         }
     }
 
@@ -58,21 +58,21 @@ struct FileLockTests {
         spawner.start()
         var refused = 0, taken = 0
         while spawned.value < 100 {
-            if FileLock(path) == nil { refused += 1 } else { taken += 1 }
+            if (try? FileLock(path)) == nil { refused += 1 } else { taken += 1 }
         }
         #expect(refused == 0, "refused \(refused) of \(refused + taken)")
     }
 
     @Test("a lock file that cannot be made is not locked")
     func unmade() {
-        #expect(FileLock(Self.directory() + "/missing/q.lock") == nil)
+        #expect(throws: FileLock.Failure.self) { try FileLock(Self.directory() + "/missing/q.lock") }
     }
 
     @Test("another process cannot take it while it is held, and can once it is released")
     func betweenProcesses() throws {
         let path = Self.directory() + "/q.lock"
         do {
-            let held = try #require(FileLock(path))
+            let held = try #require(try? FileLock(path))
             let refused = try withExtendedLifetime(held) { try !Self.otherProcessLocks(path) }
             #expect(refused)
         }

@@ -52,7 +52,7 @@ struct LargeReadTests {
             let expected = try await Self.writeBig(p)
             let (big, small) = try await offThePool {
                 let connection = try RawConnection(port: p, timeoutSeconds: 300)
-                try connection.send(Array("GET /big.json HTTP/1.1\r\nHost: x\r\n\r\nGET /big/k7.json HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+                try connection.send(Array("GET /big.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /big/k7.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
                 return (try connection.readResponse(), try connection.readResponse())
             }
             #expect(big.json == expected)
@@ -67,8 +67,8 @@ struct LargeReadTests {
             let expected = try await Self.writeBig(p)
             let response = try await offThePool {
                 let connection = try RawConnection(port: p, timeoutSeconds: 300)
-                try connection.send(Array(("GET /big.json HTTP/1.0\r\nHost: x\r\nConnection: keep-alive\r\n\r\n"
-                    + "PUT /after.json HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\n1").utf8))
+                try connection.send(Array(("GET /big.json HTTP/1.0\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n"
+                    + "PUT /after.json HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1\r\n\r\n1").utf8))
                 let (status, headers) = try connection.readHead()
                 return (status, headers, try connection.readToEnd())
             }

@@ -57,7 +57,8 @@ final class RawConnection: @unchecked Sendable {
 
     /// Sends a request; `body` is sent with a Content-Length.
     func sendRequest(_ method: String, _ target: String, headers: [String: String] = [:], body: [UInt8]? = nil) throws {
-        var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        var text = "\(method) \(target) HTTP/1.1\r\n"
+        if !headers.keys.contains(where: { $0.lowercased() == "host" }) { text += "Host: 127.0.0.1\r\n" }
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
         if let body { text += "Content-Length: \(body.count)\r\n" }
         text += "\r\n"
