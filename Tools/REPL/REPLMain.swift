@@ -39,6 +39,9 @@ struct LiveREPLMain: AsyncParsableCommand {
     @Option(help: "Keep the collection's children in this directory between runs, and start from them: they show at once, marked cached, until the server's value replaces them.")
     var cache: String?
 
+    @Option(help: "Whose data the cache keeps (the signed-in user's id): needed with --cache and --auth, so that one user's children and queued writes never reach another.")
+    var cacheScope: String?
+
     @Flag(help: "Print one JSON object per line (the contract in the README).")
     var json = false
 
@@ -60,6 +63,10 @@ struct LiveREPLMain: AsyncParsableCommand {
         if sample < 0 { throw ValidationError("--sample must be 0 or more") }
         if !(0...65535).contains(webPort) { throw ValidationError("--web-port must be a port, 0 to 65535") }
         if cache != nil, offline { throw ValidationError("--cache keeps what a server sent; --offline has no server") }
+        if cache != nil, auth != nil, (cacheScope ?? "").isEmpty {
+            throw ValidationError("--cache with --auth needs --cache-scope (the signed-in user's id)")
+        }
+        if cacheScope != nil, cache == nil { throw ValidationError("--cache-scope goes with --cache") }
         if sample > 0, url != nil {
             throw ValidationError("--sample writes sample data; it is for the embedded server and --offline, not --url")
         }

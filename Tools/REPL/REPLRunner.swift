@@ -53,7 +53,7 @@ struct REPLRunner {
                                     enabled: reader.interactive && !options.json && isatty(STDOUT_FILENO) == 1)
         do {
             session = try Session(source: source, path: options.path, options: options.query,
-                                  cache: options.cache.map { CollectionCache(directory: $0) })
+                                  cache: options.cache.map { CollectionCache(directory: $0, scope: options.cacheScope ?? "") })
             session.onProgress = { progress.show($0) }
             defer { progress.finish(session.initialLoad) }
             try await session.start()

@@ -95,7 +95,8 @@ public struct CollectionCache: Sendable, Equatable {
     /// - Complexity: O(size of the file).
     func load(_ identity: String) -> ArraySlice<UInt8>? {
         let file = path(for: identity)
-        guard let bytes = DurableFile.read(file), let newline = bytes.firstIndex(of: UInt8(ascii: "\n")),
+        guard (try? DurableFile.checkPrivateDirectory(directory)) != nil,
+              let bytes = try? DurableFile.read(file, followingLinks: false), let newline = bytes.firstIndex(of: UInt8(ascii: "\n")),
               let header = try? JSONValue(parsingUTF8: bytes[..<newline]),
               header["identity"]?.stringValue == identity, header["format"] == .number(1) else { return nil }
         _ = utime(file, nil)
@@ -112,7 +113,7 @@ public struct CollectionCache: Sendable, Equatable {
         var next = 0, header = true, written = 0
         let chunkBytes = 1 << 20
         do {
-            try DurableFile.makeDirectory(directory, mode: 0o700)
+            try DurableFile.makePrivateDirectory(directory)
             try DurableFile.replace(file, mode: 0o600) { chunk in
                 defer { written += chunk.count }
                 if header {
@@ -143,6 +144,13 @@ public struct CollectionCache: Sendable, Equatable {
             return
         }
         evict(keeping: file)
+    }
+
+    /// Makes the directory when missing, and checks that it is private.
+    /// - Throws: ``DurableFile/Failure`` when it cannot be made, or belongs
+    ///   to another user, or others may write to it.
+    func makeDirectory() throws(DurableFile.Failure) {
+        try DurableFile.makePrivateDirectory(directory)
     }
 
     /// Deletes the file of `identity`, if any.

@@ -164,7 +164,10 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     ///   - writer: How writes made through the collection (``write(_:)``)
     ///     are sent; the REST API by default.
     /// - Throws: ``DatabaseError/invalidQuery(_:)`` for a query Firebase
-    ///   refuses, or a page size below 1.
+    ///   refuses, or a page size below 1; ``DatabaseError/cache(_:)`` for a
+    ///   cache without a ``CollectionCache/scope`` on a reference with
+    ///   credentials (one user's children and queued writes must never
+    ///   reach another).
     @inlinable
     public convenience init(reference: DatabaseReference, query: DatabaseQuery = DatabaseQuery(), mode: LoadMode = .live,
                             dataSource: Source, opener: StreamOpener = .database(),
@@ -186,6 +189,13 @@ public final class FirebaseCollection<Source: ModelDataSource> {
         self.writer = writer
         self.cache = cache
         if let size = mode.pageSize, size < 1 { throw .invalidQuery("the page size must be at least 1, not \(size)") }
+        if let cache, cache.scope.isEmpty, reference.credentials.isSome {
+            throw .cache("""
+                a cache for a location reached with credentials needs a scope: the signed-in user's id \
+                (CollectionCache(directory:scope:)), so that their children and queued writes are never \
+                shown to, or sent as, another user
+                """)
+        }
         try Self.checkPaging(query, mode: mode)
         self.reference = reference
         self.query = try query.validated()

@@ -116,6 +116,12 @@ public struct Credentials: Sendable, CustomStringConvertible {
         Credentials(source: .provider(provider))
     }
 
+    /// Whether there is a credential (fixed or from a provider).
+    public var isSome: Bool {
+        if case .none = source { return false }
+        return true
+    }
+
     /// Whether a refused credential can be replaced by asking again.
     public var canRefresh: Bool {
         if case .provider = source { return true }
