@@ -83,7 +83,8 @@ extension DatabaseClient {
     /// Where a redirect leads: `location` resolved against the URL that
     /// answered.
     /// - Throws: ``DatabaseError/invalidResponse(_:)`` without a usable
-    ///   location, for a scheme other than http(s), or from https to http.
+    ///   location, for a scheme other than http(s), from https to http, or
+    ///   to another host (``RedirectRule``).
     private func redirectTarget(_ location: String?, from current: URL?, _ response: RESTClientResponse)
         throws(DatabaseError) -> URL
     {
@@ -97,8 +98,8 @@ extension DatabaseClient {
         else {
             throw .invalidResponse("redirect from \(response.url) to an unusable location \(shown)")
         }
-        if scheme == "http", current?.scheme?.lowercased() == "https" {
-            throw .invalidResponse("redirect from \(response.url) to \(shown) would send the request unencrypted")
+        if let reason = RedirectRule.refusal(from: current, to: target, origin: reference.database.restURL(for: .root)) {
+            throw .invalidResponse("redirect from \(response.url) to \(shown) refused: \(reason)")
         }
         return target
     }

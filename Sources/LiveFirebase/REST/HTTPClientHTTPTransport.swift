@@ -26,11 +26,17 @@ public final class HTTPClientHTTPTransport: HTTPTransport {
     public static let shared = HTTPClientHTTPTransport()
 
     private let client: HTTPClient
+    /// The largest response body taken; a larger one fails the request.
+    public let maxResponseBytes: Int
 
     /// A transport with a client of its own; it is shut down when the
     /// transport is released.
-    public init() {
+    /// - Parameter maxResponseBytes: The largest response body taken (256
+    ///   MiB by default, the most a Realtime Database serves in one
+    ///   response); a larger one fails the request rather than fill memory.
+    public init(maxResponseBytes: Int = 256 << 20) {
         client = HTTPClientSettings.client(readTimeout: Self.idleTimeout)
+        self.maxResponseBytes = max(0, maxResponseBytes)
     }
 
     deinit {
@@ -40,13 +46,19 @@ public final class HTTPClientHTTPTransport: HTTPTransport {
 
     /// Sends `request` and collects the whole response body; a redirect
     /// comes back as the response it is.
-    /// - Throws: The client's error when no complete response arrives.
+    /// - Throws: The client's error when no complete response arrives;
+    ///   ``ResponseTooLarge`` past ``maxResponseBytes``.
     /// - Complexity: O(size of the body), copied once.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         // REST requests share kept-alive connections.
         let outgoing = try HTTPClientSettings.request(request, ownConnection: false)
         let response = try await client.execute(outgoing, deadline: .distantFuture)
-        let body = try await response.body.collect(upTo: .max)
+        let body: ByteBuffer
+        do {
+            body = try await response.body.collect(upTo: maxResponseBytes)
+        } catch is NIOTooManyBytesError {
+            throw ResponseTooLarge(limit: maxResponseBytes)
+        }
         let data = Data(body.readableBytesView)
         guard let url = request.url,
               let head = HTTPURLResponse(url: url, statusCode: Int(response.status.code), httpVersion: "HTTP/1.1",
@@ -55,5 +67,13 @@ public final class HTTPClientHTTPTransport: HTTPTransport {
         }
         return (data, head)
     }
+}
+
+/// A response body larger than the transport takes.
+public struct ResponseTooLarge: Error, CustomStringConvertible {
+    /// The most bytes taken.
+    public let limit: Int
+    /// What went wrong, with the limit.
+    public var description: String { "the response is larger than \(limit) bytes, the most this transport takes" }
 }
 #endif

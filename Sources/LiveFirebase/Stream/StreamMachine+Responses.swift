@@ -33,7 +33,7 @@ extension StreamMachine {
     }
 
     /// Follows a redirect, keeping the credential (the driver applies it to
-    /// the new URL).
+    /// the new URL), where ``RedirectRule`` allows it; else the stream ends.
     private mutating func redirect(status: Int, location: String?, _ actions: inout [Action]) {
         redirects += 1
         guard redirects <= configuration.maxRedirects else {
@@ -45,6 +45,11 @@ extension StreamMachine {
               target.host != nil else {
             let shown = location.map { " (\(QueryEncoding.redact($0)))" } ?? ""
             fail(.invalidResponse("a \(status) redirect without a usable Location\(shown) from \(redactedURL)"), &actions)
+            return
+        }
+        if let reason = RedirectRule.refusal(from: currentURL, to: target, origin: url) {
+            end(.invalidResponse("a \(status) redirect from \(redactedURL) to \(QueryEncoding.redact(location)) refused: \(reason)"),
+                &actions)
             return
         }
         actions.append(.closeConnection)

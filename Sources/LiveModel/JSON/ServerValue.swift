@@ -8,7 +8,7 @@
 ///   1970.
 /// - `{".sv": {"increment": n}}` is the number currently stored at that
 ///   location plus `n`, or `n` when the location is absent or holds
-///   anything but a number.
+///   anything but a number. A sum beyond the finite numbers is refused.
 package enum ServerValue {
     /// Why a server value cannot be resolved.
     package enum Failure: Error, Equatable {
@@ -16,6 +16,9 @@ package enum ServerValue {
         case incrementNotNumber
         /// Neither `timestamp` nor an increment.
         case unsupported
+        /// The sum is beyond the largest finite number (JSON has no
+        /// infinity: it could be neither sent nor stored).
+        case overflow
     }
 
     /// The primitive that `serverValue` (the member `.sv`) stands for, at a
@@ -29,8 +32,10 @@ package enum ServerValue {
         case .object(let members):
             guard members.count == 1, let delta = members["increment"] else { throw .unsupported }
             guard case .number(let n) = delta else { throw .incrementNotNumber }
-            if case .number(let base)? = current { return .number(base + n) }
-            return .number(n)
+            let sum: Double
+            if case .number(let base)? = current { sum = base + n } else { sum = n }
+            guard sum.isFinite else { throw .overflow }
+            return .number(sum)
         default:
             throw .unsupported
         }

@@ -22,8 +22,8 @@ public struct HumanOutput: Sendable {
         switch output {
         case .change(let report): return change(report)
         case .sections(let sections): return show(sections)
-        case .text(let lines): return lines
-        case .stats(let lines, let load): return lines + (load.map { [$0.line] } ?? [])
+        case .text(let lines): return lines.map(\.terminalSafe)
+        case .stats(let lines, let load): return lines.map(\.terminalSafe) + (load.map { [$0.line] } ?? [])
         case .synced(let children): return [paint("in sync with the server: \(children) children", "2")]
         case .nothing, .quit: return []
         }
@@ -44,7 +44,7 @@ public struct HumanOutput: Sendable {
     }
 
     /// `error: ...`.
-    public func error(_ error: REPLError) -> String { paint("error: ", "1;31") + error.description }
+    public func error(_ error: REPLError) -> String { paint("error: ", "1;31") + error.description.terminalSafe }
 
     /// A change: one line per stage, then one per child event.
     public func change(_ report: ChangeReport) -> [String] {
@@ -56,15 +56,15 @@ public struct HumanOutput: Sendable {
             lines.append(paint("stage \(i + 1):", "1") + " " + ops.joined(separator: "  ") + "  " + paint("→ \(counts)", "2"))
         }
         for event in report.events {
-            let after = event.previousKey.map { " after \($0.string)" } ?? " first"
-            lines.append(paint("  \(event.type) \(event.key.string)\(after)", "2"))
+            let after = event.previousKey.map { " after \($0.string.terminalSafe)" } ?? " first"
+            lines.append(paint("  \(event.type) \(event.key.string.terminalSafe)\(after)", "2"))
         }
         if let prepended = report.prepended {
             lines.append(paint("prepended \(prepended) row\(prepended == 1 ? "" : "s") above those shown", "2"))
         }
         for write in report.writes {
             let color = write.state == "reverted" ? "1;31" : write.state == "confirmed" ? "32" : "33"
-            lines.append(paint("write \(write.id) \(write.state)", color) + (write.error.map { ": " + $0 } ?? ""))
+            lines.append(paint("write \(write.id) \(write.state)", color) + (write.error.map { ": " + $0.terminalSafe } ?? ""))
         }
         return lines
     }
@@ -87,16 +87,16 @@ public struct HumanOutput: Sendable {
     /// value, summary.
     public func show(_ sections: [ShownSection]) -> [String] {
         var lines: [String] = []
-        let keyWidth = min(24, sections.flatMap(\.rows).map(\.key.string.count).max() ?? 0)
-        let sortWidth = min(16, sections.flatMap(\.rows).map(\.sortValue.count).max() ?? 0)
+        let keyWidth = min(24, sections.flatMap(\.rows).map(\.key.string.terminalSafe.count).max() ?? 0)
+        let sortWidth = min(16, sections.flatMap(\.rows).map(\.sortValue.terminalSafe.count).max() ?? 0)
         for (index, section) in sections.enumerated() {
-            let title = sections.count == 1 && section.value == .null ? "" : " " + section.value.jsonText()
+            let title = sections.count == 1 && section.value == .null ? "" : " " + section.value.jsonText().terminalSafe
             let rows = section.rows.count == 1 ? "1 row" : "\(section.rows.count) rows"
             lines.append(paint("section \(index)\(title)", "1") + paint(" (\(rows))", "2"))
             for (row, shown) in section.rows.enumerated() {
-                let key = shown.key.string.rightPadded(keyWidth)
-                let sort = shown.sortValue.rightPadded(sortWidth)
-                lines.append("  \(String(row).leftPadded(4))  \(paint(key, "1"))  \(paint(sort, "33"))  \(shown.summary)")
+                let key = shown.key.string.terminalSafe.rightPadded(keyWidth)
+                let sort = shown.sortValue.terminalSafe.rightPadded(sortWidth)
+                lines.append("  \(String(row).leftPadded(4))  \(paint(key, "1"))  \(paint(sort, "33"))  \(shown.summary.terminalSafe)")
             }
         }
         return lines
@@ -104,6 +104,32 @@ public struct HumanOutput: Sendable {
 }
 
 extension String {
+    /// The text with every character a terminal would act on rather than
+    /// show written as `\u{…}`: C0 and C1 controls (U+009B is a CSI on some
+    /// terminals, as ESC `[` is), DEL, and the bidirectional overrides and
+    /// isolates that would reorder what follows them on the line. Data
+    /// (keys, values, errors) is printed through it, so that no child can
+    /// move the cursor, change colours or disguise a key.
+    /// - Complexity: O(length); returns `self` when nothing needs it.
+    var terminalSafe: String {
+        func acts(_ scalar: Unicode.Scalar) -> Bool {
+            switch scalar.value {
+            case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+            default: return false
+            }
+        }
+        guard unicodeScalars.contains(where: acts) else { return self }
+        var out = ""
+        for scalar in unicodeScalars {
+            if acts(scalar) {
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
     /// Padded with spaces to `width` characters; never shortened.
     func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
 

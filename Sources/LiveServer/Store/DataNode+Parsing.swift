@@ -136,6 +136,8 @@ struct ServerValueContext {
             return value
         case .failure(.incrementNotNumber):
             throw .badRequest("Invalid data; the increment of a server value must be a number.")
+        case .failure(.overflow):
+            throw .badRequest("Invalid data; the increment would take the number beyond the largest finite number.")
         case .failure(.unsupported):
             throw .badRequest("Invalid data; unsupported server value \(serverValue.jsonText(sortedKeys: true)).")
         }

@@ -55,14 +55,25 @@ import Testing
         #expect(m.handle(.reconnectTimerFired).summaries == ["connect", "arm 60.0 seconds"])
     }
 
-    @Test("every redirect status, absolute locations, another host and port")
+    @Test("every redirect status, absolute locations, a server of the same domain and another port")
     func absoluteRedirect() {
         for status in [301, 302, 303, 307, 308] {
             var m = streamMachine()
             _ = m.handle(.start)
-            let target = "http://127.0.0.1:9001/rooms.json?auth=abc&orderBy=%22%24key%22"
+            let target = "https://s-nss-2.example.com:9001/rooms.json?auth=abc&orderBy=%22%24key%22"
             #expect(m.handle(.response(status: status, headers: ["location": target])).summaries
                 == ["close", "connect \(target)", "arm 60.0 seconds"], "status \(status)")
+        }
+    }
+
+    @Test("a redirect to http from https, or to another site, ends the stream: the credential never goes there")
+    func refusedRedirect() {
+        for target in ["http://db.example.com/rooms.json", "https://evil.test/rooms.json", "http://127.0.0.1:9001/rooms.json"] {
+            var m = streamMachine()
+            _ = m.handle(.start)
+            let summaries = m.handle(.response(status: 307, headers: ["location": target])).summaries
+            #expect(summaries.count == 2 && summaries.last?.hasPrefix("deliver ended: ") == true
+                    && summaries.last?.contains("refused") == true, "\(target): \(summaries)")
         }
     }
 

@@ -40,6 +40,17 @@ struct ServerValueTests {
         #expect(writes.map(\.node.leaf) == [2, 11, .number(Double(Self.now))])
     }
 
+    @Test("an increment past the largest finite number is refused; the stored number stays")
+    func incrementOverflowIsRefused() throws {
+        var store = Store(root: try storeNode(#"{"n": 1.7e308}"#))
+        #expect(throws: StoreError.self) {
+            try store.set("n", json: storeJSON(#"{".sv": {"increment": 1.7e308}}"#), now: Self.now)
+        }
+        #expect(store.get("n").leaf == .number(1.7e308))
+        _ = try store.set("n", json: storeJSON(#"{".sv": {"increment": -1.7e308}}"#), now: Self.now)
+        #expect(store.get("n").leaf == .number(0))
+    }
+
     @Test func incrementInAPush() throws {
         var store = Store()
         var ids = PushIDGenerator()

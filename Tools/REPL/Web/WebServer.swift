@@ -131,7 +131,8 @@ final class WebHandler: ChannelInboundHandler {
         case (.GET, "/events"), (.POST, "/command"), (.POST, "/rows"): break
         default: return respond(context, .notFound, "not found\n")
         }
-        guard query.split(separator: "&").contains(Substring("token=" + token)) else {
+        let given = query.split(separator: "&").first { $0.hasPrefix("token=") }?.dropFirst("token=".count) ?? ""
+        guard Self.sameSecret(given.utf8, token.utf8) else {
             return respond(context, .forbidden, "the address printed at start, with its token, is needed\n")
         }
         guard head.method == .POST else { return openEvents(context) }
@@ -149,6 +150,15 @@ final class WebHandler: ChannelInboundHandler {
         let hub = hub
         Task { @MainActor in hub.command(line) }
         respond(context, .accepted, "")
+    }
+
+    /// Whether `given` is `secret`, in a time that depends on their lengths
+    /// only, not on where they first differ.
+    static func sameSecret(_ given: Substring.UTF8View, _ secret: String.UTF8View) -> Bool {
+        guard given.count == secret.count else { return false }
+        var difference: UInt8 = 0
+        for (a, b) in zip(given, secret) { difference |= a ^ b }
+        return difference == 0
     }
 
     /// Answers with the rows of the keys asked for, read on the main actor.
