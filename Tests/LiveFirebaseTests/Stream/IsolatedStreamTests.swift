@@ -6,7 +6,7 @@ import LiveFirebase
 import Synchronization
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct IsolatedStreamTests {
+@Suite(.timeLimit(.minutes(5))) struct IsolatedStreamTests {
     /// Reads a stream on an actor of its own (not the main actor, which
     /// other suites keep busy), with another job queued on it first.
     actor Reader {

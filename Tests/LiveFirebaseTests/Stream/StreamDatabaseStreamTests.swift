@@ -11,7 +11,7 @@ import LiveModel
 import Logging
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct StreamDatabaseStreamTests {
+@Suite(.timeLimit(.minutes(5))) struct StreamDatabaseStreamTests {
     static let token = "tok-0123456789-secret"
 
     private func reference(_ credentials: Credentials = .none, path: String = "/rooms/lobby") throws -> DatabaseReference {

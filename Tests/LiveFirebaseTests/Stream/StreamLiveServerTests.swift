@@ -11,7 +11,7 @@ import LiveModel
 import LiveServer
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(1))) struct StreamLiveServerTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct StreamLiveServerTests {
     /// Quick reconnects; a keep-alive timeout long enough for a loaded machine.
     static let fast = StreamConfiguration(keepAliveTimeout: .seconds(10), initialBackoff: .milliseconds(50),
                                           maxBackoff: .milliseconds(400), jitter: .equal)

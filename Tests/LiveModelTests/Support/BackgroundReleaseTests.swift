@@ -5,7 +5,7 @@ import LiveModel
 import Synchronization
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct BackgroundReleaseTests {
+@Suite(.timeLimit(.minutes(5))) struct BackgroundReleaseTests {
     /// Tells when it is freed.
     final class Tracked: Sendable {
         let freed: @Sendable () -> Void
