@@ -22,11 +22,14 @@ extension Snapshot {
     /// Checks the UTF-8 JSON text `bytes[..<length]` as
     /// ``parse(json:key:order:)-(String,_,_)`` would, with the same errors,
     /// without making a snapshot. When ``checkPadding`` zero bytes (or more)
-    /// follow the text in `bytes`, the text is not copied.
+    /// follow the text in `bytes`, the text is not copied. `maxDepth`
+    /// bounds the nesting (0: 32 levels) and `keysArePaths` reads the
+    /// top-level names as relative paths (a patch).
     /// - Complexity: O(length), one pass.
     package static func check(json bytes: UnsafeBufferPointer<UInt8>, length: Int,
-                              order: QueryOrder = .priority) throws(ParseError) {
-        try SnapshotDocument.check(bytes, length: length, order: order)
+                              order: QueryOrder = .priority, maxDepth: Int = 0,
+                              keysArePaths: Bool = false) throws(ParseError) {
+        try SnapshotDocument.check(bytes, length: length, order: order, maxDepth: maxDepth, keysArePaths: keysArePaths)
     }
 
     /// The zero bytes after a text that let ``check(json:length:order:)``

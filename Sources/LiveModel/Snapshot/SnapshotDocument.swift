@@ -44,11 +44,13 @@ final class SnapshotDocument: @unchecked Sendable {
     /// Checks `bytes[..<length]` as ``parse(_:order:keysArePaths:)`` would,
     /// without making a document (`lc_doc_check`): in place when at least
     /// ``checkPadding`` zero bytes follow the text in `bytes`, else on a copy.
-    static func check(_ bytes: UnsafeBufferPointer<UInt8>, length: Int, order: QueryOrder) throws(ParseError) {
+    static func check(_ bytes: UnsafeBufferPointer<UInt8>, length: Int, order: QueryOrder,
+                      maxDepth: Int = 0, keysArePaths: Bool = false) throws(ParseError) {
         precondition(length <= bytes.count, "the text is inside the buffer")
         var error = lc_error()
         let status = order.withCoreOrder { coreOrder in
-            var options = lc_parse_options(order: coreOrder, max_depth: 0, keys_are_paths: 0)
+            var options = lc_parse_options(order: coreOrder, max_depth: UInt32(clamping: max(0, maxDepth)),
+                                           keys_are_paths: keysArePaths ? 1 : 0)
             return lc_doc_check(bytes.cChars, length, bytes.count, &options, &error)
         }
         guard status == LC_OK else {

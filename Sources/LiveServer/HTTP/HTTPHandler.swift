@@ -2,6 +2,7 @@
 // out, or a stream of events.
 
 import Dispatch
+import LiveModel
 import NIOCore
 import NIOHTTP1
 
@@ -83,6 +84,11 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
                 return
             }
             self.head = head
+            // Room for the whole body and the padding the C core reads it
+            // with, so that it is never copied as it grows.
+            if let length = head.headers.first(name: "content-length").flatMap({ Int($0) }), length > 0 {
+                body.reserveCapacity(min(length, core.configuration.maxRequestBytes) + Snapshot.checkPadding)
+            }
         case .body(var buffer):
             guard !tooLarge, head != nil else { return }
             if body.count + buffer.readableBytes > core.configuration.maxRequestBytes {
@@ -148,7 +154,9 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             respond(page, to: head, context: context, close: !head.isKeepAlive)
             return
         }
-        let request = RESTRequest(method: head.method.rawValue, uri: head.uri, headers: head.headers, body: body)
+        body.append(contentsOf: repeatElement(0, count: Snapshot.checkPadding))
+        let request = RESTRequest(method: head.method.rawValue, uri: head.uri, headers: head.headers, body: body,
+                                  padding: Snapshot.checkPadding)
         body = []
         guard head.method == .GET, request.wantsStream, streamID == nil else {
             answerOffLoop(request, to: head, context: context)

@@ -83,6 +83,12 @@ public final class LiveServer: Sendable {
             .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    // At the limit, the connection that has waited longest for
+                    // its request makes room; if none waits, this one is refused.
+                    guard core.connections.admit(channel) else {
+                        try channel.pipeline.syncOperations.addHandler(RefusingHandler(capacity: core.connections.capacity))
+                        return
+                    }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                     try channel.pipeline.syncOperations.addHandler(HTTPHandler(core: core))
                 }

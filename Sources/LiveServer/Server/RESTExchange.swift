@@ -9,7 +9,13 @@ struct RESTRequest: Sendable {
     var method: String
     var uri: String
     var headers: HTTPHeaders
+    /// The body, followed by ``padding`` zero bytes (which let the C core
+    /// check it where it lies, without a copy).
     var body: [UInt8]
+    var padding = 0
+
+    /// The body's length, without the padding.
+    var bodyLength: Int { body.count - padding }
 
     /// The token from `auth=`, `access_token=` or `Authorization: Bearer`.
     func token(_ parameters: [String: String]) -> String? {

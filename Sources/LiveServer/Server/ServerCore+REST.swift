@@ -47,8 +47,8 @@ extension ServerCore {
             lock.unlock()
             return Self.read(node, query: query, options: options, headers: request.headers)
         case "PUT", "PATCH", "POST", "DELETE":
-            // Parsed before the lock: a large body holds up no one else.
-            let json = try Self.parseBody(method, request.body)
+            // Read before the lock: a large body holds up no one else.
+            let json = try Self.readBody(method, request, at: target.path)
             lock.lock()
             defer { lock.unlock() }
             guard isAuthorized(token) else { throw ServerCore.permissionDenied }
@@ -60,11 +60,48 @@ extension ServerCore {
         }
     }
 
-    /// A write's value: `null` for DELETE, else the body's JSON.
-    private static func parseBody(_ method: String, _ body: [UInt8]) throws(StoreError) -> JSONValue {
-        guard method != "DELETE" else { return .null }
+    /// A write's value, read from its body: `null` for DELETE.
+    ///
+    /// The C core checks the text first, without building anything: a
+    /// body that is not JSON is refused there. A `PUT` or `POST` body that
+    /// also passes the database's rules (keys, depth; no server value) is
+    /// read straight into nodes, its plain values kept as text
+    /// (``SnapshotReader``), so that it costs about its own size whatever its
+    /// shape — `[{}, {}, …]` costs nothing per element. Any other body is
+    /// read as JSON, which says what is wrong with it or resolves its
+    /// server values.
+    private static func readBody(_ method: String, _ request: RESTRequest, at path: DatabasePath) throws(StoreError) -> WrittenValue {
+        guard method != "DELETE" else { return .json(.null) }
+        // Checked in place when the padding is there, else on a copy.
+        let padded = request.body
+        let length = request.bodyLength
+        let depth = DatabasePath.maxDepth - path.keys.count
+        let passes: Bool
         do {
-            return try JSONValue(parsingUTF8: body)
+            try padded.withUnsafeBufferPointer { p throws(ParseError) in
+                try Snapshot.check(json: p, length: length, order: .key, maxDepth: max(1, depth),
+                                   keysArePaths: method == "PATCH")
+            }
+            passes = depth >= 1
+        } catch {
+            switch error.code {
+            case .jsonSyntax, .jsonTruncated, .jsonTrailing, .invalidUTF8, .nulCharacter, .numberRange:
+                throw .badRequest("\(StoreError.invalidJSON.message) \(error.description)")
+            default:
+                passes = false
+            }
+        }
+        if passes && method != "PATCH" {
+            do {
+                return .node(try SnapshotReader(bytes: padded, length: length).root())
+            } catch let error as StoreError {
+                throw error
+            } catch {
+                throw .badRequest("\(StoreError.invalidJSON.message) \(error)")
+            }
+        }
+        do {
+            return .json(try JSONValue(parsingUTF8: padded[..<length]))
         } catch {
             throw .badRequest("\(StoreError.invalidJSON.message) \(error.description)")
         }
@@ -93,7 +130,7 @@ extension ServerCore {
     }
 
     // Under `lock`.
-    private func write(_ method: String, at path: DatabasePath, json: JSONValue, options: RequestOptions,
+    private func write(_ method: String, at path: DatabasePath, json value: WrittenValue, options: RequestOptions,
                        headers: HTTPHeaders) throws(StoreError) -> RESTResponse {
         if let expected = headers.first(name: "if-match") {
             let current = store.etag(path)
@@ -106,7 +143,7 @@ extension ServerCore {
         // What the locations about to change hold, to undo the write should
         // the journal refuse it.
         var before: [DatabasePath: DataNode] = [:]
-        if method == "PATCH", case .object(let members) = json {
+        if method == "PATCH", case .json(.object(let members)) = value {
             for name in members.keys {
                 if let relative = try? DatabasePath(name), let full = try? path.appending(relative) { before[full] = store.get(full) }
             }
@@ -118,15 +155,19 @@ extension ServerCore {
         var reply: JSONValue
         switch method {
         case "PUT":
-            writes = try store.set(path, json: json, now: now)
+            switch value {
+            case .node(let node): writes = store.set(path, node: node)
+            case .json(let json): writes = try store.set(path, json: json, now: now)
+            }
             reply = options.silent ? .null : store.get(path).json(export: options.export)
         case "PATCH":
+            guard case .json(let json) = value else { throw .badRequest("An update must be a JSON object.") }
             writes = try store.update(path, json: json, now: now)
             var members = JSONObject()
             for write in writes { members[write.path.relative(to: path)!.relativeText] = write.node.json(export: options.export) }
             reply = .object(members)
         case "POST":
-            let (name, pushed) = try store.push(path, json: json, now: now, ids: &pushIDs)
+            let (name, pushed) = try store.push(path, value: value, now: now, ids: &pushIDs)
             writes = pushed
             reply = .object(["name": .string(name.string)])
         default:
@@ -179,4 +220,11 @@ struct RequestOptions {
             }
         }
     }
+}
+
+/// A write's value as read from its body: nodes already built, or JSON
+/// still to be read against the data (server values, a patch's paths).
+enum WrittenValue {
+    case node(DataNode)
+    case json(JSONValue)
 }

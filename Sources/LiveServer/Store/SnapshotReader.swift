@@ -62,11 +62,13 @@ struct SnapshotReader {
     /// The node of the value `p[start..<end]`, `depth` keys below the root.
     private func node(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, depth: Int) throws -> DataNode {
         guard start < end else { return try slowNode(p, start, end, depth: depth) }
+        if end - start == 4, p[start] == UInt8(ascii: "n") { return .empty }  // null (the text is valid)
         let isObject = p[start] == UInt8(ascii: "{")
         if !isObject || end - start <= packLimit, PlainText.end(p, start) == end {
             return DataNode(packed: PackedJSON(bytes, start: start, end: end))
         }
         if isObject, let node = try members(p, start, end, depth: depth) { return node }
+        if p[start] == UInt8(ascii: "["), let node = try elements(p, start, end, depth: depth) { return node }
         return try slowNode(p, start, end, depth: depth)
     }
 
@@ -99,6 +101,32 @@ struct SnapshotReader {
                 // and the new table at once).
                 children.reserveCapacity(children.count + memberCount(p, i, end))
             }
+        }
+        return nil
+    }
+
+    /// The node of an array, element by element: an object keyed by the
+    /// elements' indices, empty elements left out, as a body's array is
+    /// read (so that `[{}, {}, …]` costs nothing per element); `nil` when
+    /// the text holds anything unexpected.
+    private func elements(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, depth: Int) throws -> DataNode? {
+        var children: [Key: DataNode] = [:]
+        var i = skipSpace(p, start + 1, end)
+        if i < end, p[i] == UInt8(ascii: "]") { return i + 1 == end ? .empty : nil }
+        var index = 0
+        while i < end {
+            guard let valueEnd = Self.valueEnd(p, i, end) else { return nil }
+            let child = try node(p, i, valueEnd, depth: depth + 1)
+            if !child.isEmpty { children[Key(unchecked: String(index))] = child }
+            index += 1
+            i = skipSpace(p, valueEnd, end)
+            guard i < end else { return nil }
+            if p[i] == UInt8(ascii: "]") {
+                guard i + 1 == end else { return nil }
+                return children.isEmpty ? .empty : DataNode(nonEmptyChildren: children)
+            }
+            guard p[i] == UInt8(ascii: ",") else { return nil }
+            i = skipSpace(p, i + 1, end)
         }
         return nil
     }

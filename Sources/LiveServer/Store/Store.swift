@@ -57,10 +57,25 @@ package struct Store: Sendable {
     package mutating func push(_ path: DatabasePath, json: JSONValue, now: Int64, ids: inout PushIDGenerator)
         throws(StoreError) -> (Key, [Write])
     {
+        try push(path, value: .json(json), now: now, ids: &ids)
+    }
+
+    /// `POST` of a value read from a body (nodes already built, or JSON).
+    mutating func push(_ path: DatabasePath, value: WrittenValue, now: Int64, ids: inout PushIDGenerator)
+        throws(StoreError) -> (Key, [Write])
+    {
         let key = ids.next(now: now)
         let target: DatabasePath
         do { target = try path.child(key) } catch { throw .invalidPath(error) }
-        return (key, try set(target, json: json, now: now))
+        switch value {
+        case .node(let node):
+            guard target.keys.count <= DatabasePath.maxDepth || node.isEmpty else {
+                throw .badRequest("Invalid data; the data would be nested more than \(DatabasePath.maxDepth) levels deep.")
+            }
+            return (key, set(target, node: node))
+        case .json(let json):
+            return (key, try set(target, json: json, now: now))
+        }
     }
 
     /// `DELETE`: removes the data at `path` (and any ancestor left empty).

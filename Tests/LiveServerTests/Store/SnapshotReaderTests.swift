@@ -45,7 +45,8 @@ struct SnapshotReaderTests {
 
         mutating func array(depth: Int) -> String {
             let count = Int.random(in: 0...3, using: &rng)
-            return "[" + (0..<count).map { _ in value(depth: depth + 1) }.joined(separator: ",") + "]"
+            return "[" + space() + (0..<count).map { _ in value(depth: depth + 1) }.joined(separator: space() + "," + space())
+                + space() + "]"
         }
 
         mutating func object(depth: Int) -> String {
