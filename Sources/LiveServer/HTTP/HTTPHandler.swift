@@ -50,10 +50,8 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func startWaiting(_ context: ChannelHandlerContext) {
         timeout?.cancel()
         core.connections.setWaiting(context.channel, true)
-        let interval = core.configuration.requestTimeout.components
-        let amount = TimeAmount.nanoseconds(min(interval.seconds, 1 << 32) * 1_000_000_000 + interval.attoseconds / 1_000_000_000)
         let channel = context.channel
-        timeout = context.eventLoop.scheduleTask(in: amount) { channel.close(promise: nil) }
+        timeout = context.eventLoop.scheduleTask(in: TimeAmount(clamping: core.configuration.requestTimeout)) { channel.close(promise: nil) }
     }
 
     /// The connection's request has arrived: it no longer waits.

@@ -25,7 +25,11 @@ import LiveModel
 /// Replaying a journal over a snapshot that already holds some of its
 /// writes gives the same data (every write replaces a whole location), so a
 /// crash between renaming a snapshot and emptying the journal is harmless.
-final class Journal {
+///
+/// Thread safety: everything but ``writeSnapshot(_:)`` runs under the
+/// server's lock; ``writeSnapshot(_:)`` touches only the data file (never
+/// the journal), so it runs beside them.
+final class Journal: @unchecked Sendable {
     let file: String
     /// Held from ``load()`` on: one server per data file.
     private var lock: FileLock?
@@ -90,7 +94,7 @@ final class Journal {
             }
             journalBytes = good
         }
-        journalFD = open(journalPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        journalFD = open(journalPath, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard journalFD >= 0 else {
             throw StoreError(status: 500, message: "Cannot open the journal \(journalPath): \(DurableFile.errnoText())")
         }
@@ -168,10 +172,12 @@ final class Journal {
         lock = nil
     }
 
-    /// Writes `store` as the new snapshot (with the old one's permissions;
-    /// `0600` when there was none) and empties the journal.
-    func compact(_ store: Store) throws(StoreError) {
-        // Written a chunk at a time: the snapshot's text is never held whole.
+    /// Writes `store` as the new snapshot, without touching the journal:
+    /// safe to call without the server's lock while appends go on (the
+    /// journal still holds every write, and replaying writes the snapshot
+    /// already holds gives the same data).
+    /// - Throws: ``StoreError`` naming the file; the old snapshot stays.
+    func writeSnapshot(_ store: Store) throws(StoreError) {
         var text = JSONTextChunks(store.root, export: true)
         do {
             try DurableFile.replace(file) { chunk in
@@ -181,6 +187,57 @@ final class Journal {
         } catch {
             throw StoreError(status: 500, message: error.description)
         }
+    }
+
+    /// Drops the journal's first `length` bytes, which a snapshot written
+    /// meanwhile holds (``writeSnapshot(_:)``): the lines appended since
+    /// are written to a new journal, synced and renamed over it. Does
+    /// nothing when the journal was emptied or closed meanwhile.
+    /// - Throws: ``StoreError``; the journal is then as it was.
+    func dropPrefix(_ length: Int) throws(StoreError) {
+        guard journalFD >= 0, refusal == nil, length > 0, length <= journalBytes else { return }
+        if length == journalBytes {
+            guard ftruncate(journalFD, 0) == 0, fsync(journalFD) == 0 else {
+                throw StoreError(status: 500, message: "Cannot empty the journal \(journalPath): \(DurableFile.errnoText())")
+            }
+            journalBytes = 0
+            return
+        }
+        var tail = [UInt8](repeating: 0, count: journalBytes - length)
+        var read = 0
+        while read < tail.count {
+            let n = tail.withUnsafeMutableBytes { pread(journalFD, $0.baseAddress! + read, $0.count - read, off_t(length + read)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                throw StoreError(status: 500, message: "Cannot read the journal \(journalPath): \(DurableFile.errnoText())")
+            }
+            read += n
+        }
+        do {
+            var handed = false
+            try DurableFile.replace(journalPath, mode: 0o600) { chunk in
+                if !handed { chunk.append(contentsOf: tail) }
+                handed = true
+                return false
+            }
+        } catch {
+            throw StoreError(status: 500, message: error.description)
+        }
+        let fd = open(journalPath, O_RDWR | O_APPEND | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else {
+            refusal = "Writes are refused until live-server is restarted: the journal \(journalPath) cannot be opened again (\(DurableFile.errnoText()))."
+            throw StoreError(status: 500, message: refusal!)
+        }
+        DurableFile.close(journalFD)
+        journalFD = fd
+        journalBytes = tail.count
+    }
+
+    /// Writes `store` as the new snapshot (with the old one's permissions;
+    /// `0600` when there was none) and empties the journal.
+    func compact(_ store: Store) throws(StoreError) {
+        // Written a chunk at a time: the snapshot's text is never held whole.
+        try writeSnapshot(store)
         guard ftruncate(journalFD, 0) == 0, fsync(journalFD) == 0 else {
             throw StoreError(status: 500, message: "Cannot empty the journal \(journalPath): \(DurableFile.errnoText())")
         }

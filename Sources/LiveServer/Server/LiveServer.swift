@@ -69,8 +69,7 @@ public final class LiveServer: Sendable {
         self.group = group
         self.port = channel.localAddress?.port ?? configuration.port
         self.channels = NIOLockedValueBox([channel])
-        let interval = configuration.keepAliveInterval.components
-        let amount = TimeAmount.nanoseconds(interval.seconds * 1_000_000_000 + interval.attoseconds / 1_000_000_000)
+        let amount = TimeAmount(clamping: configuration.keepAliveInterval)
         keepAlive = group.next().scheduleRepeatedTask(initialDelay: amount, delay: amount) { [core] _ in
             core.sendKeepAlives()
         }
@@ -117,6 +116,7 @@ public final class LiveServer: Sendable {
     public func shutdown() async throws {
         keepAlive.cancel()
         for channel in channels.withLockedValue({ $0 }) { try? await channel.close() }
+        await core.finishCompaction()
         core.close()
         try await group.shutdownGracefully()
     }
@@ -169,5 +169,15 @@ public enum LiveServerError: Error, Sendable, CustomStringConvertible {
             return "Refusing to serve the console on \(host) without tokens: it is served on loopback only, unless tokens are required."
         case .bind(let host, let port, let reason): return "Cannot listen on \(host):\(port): \(reason)"
         }
+    }
+}
+
+extension TimeAmount {
+    /// `duration`, between a millisecond and a year (a larger one would
+    /// overflow the nanoseconds; a timer set to zero or less would spin).
+    init(clamping duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        let clamped = min(max(seconds, 0), 365 * 86_400)
+        self = .nanoseconds(max(1_000_000, clamped * 1_000_000_000 + attoseconds / 1_000_000_000))
     }
 }

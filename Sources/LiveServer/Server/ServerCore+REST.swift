@@ -181,9 +181,7 @@ extension ServerCore {
                 store.apply(writes.map { Write(path: $0.path, node: before[$0.path] ?? .empty) })
                 throw error
             }
-            if journal.journalBytes > journal.compactionBytes {
-                do throws(StoreError) { try journal.compact(store) } catch { logger.error("\(error.message)") }
-            }
+            if journal.journalBytes > journal.compactionBytes { compactInBackground(journal) }
         }
         publish(Mutation(base: path, isMerge: method == "PATCH", writes: writes))
         var response = options.silent ? RESTResponse(status: .noContent) : .json(reply)

@@ -6,6 +6,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
 import Logging
 import LiveModel
 import NIOConcurrencyHelpers
@@ -33,6 +34,12 @@ final class ServerCore: @unchecked Sendable {
     /// Tokens refused even in open mode (revoked, or whose access ended).
     var refused = Set<String>()
     var globalFaults: [StreamFault] = []
+    /// Whether a compaction runs in the background.
+    var compacting = false
+    /// The compactions running in the background (at most one).
+    let compactions = DispatchGroup()
+    /// Called on the compaction's thread before it writes (tests hold it).
+    var compactionGate: (@Sendable () -> Void)?
 
     init(configuration: LiveServerConfiguration, logger: Logger) throws(StoreError) {
         self.configuration = configuration
@@ -134,6 +141,38 @@ final class ServerCore: @unchecked Sendable {
 
     func sendKeepAlives() {
         lock.withLock { for listener in listeners.values { listener.sendControl(.keepAlive) } }
+    }
+
+    /// Writes the data as it is now (a value: taking it is O(1)) as the
+    /// snapshot on another thread, without the lock, so that requests and
+    /// keep-alives go on meanwhile; then, under the lock, drops the journal
+    /// lines the snapshot holds. One at a time. Under `lock`.
+    func compactInBackground(_ journal: Journal) {
+        guard !compacting else { return }
+        compacting = true
+        let snapshot = store, mark = journal.journalBytes
+        compactions.enter()
+        DispatchQueue.global(qos: .utility).async { [self] in
+            defer { compactions.leave() }
+            compactionGate?()
+            var written = true
+            do throws(StoreError) { try journal.writeSnapshot(snapshot) } catch {
+                written = false
+                logger.error("\(error.message)")
+            }
+            lock.withLock {
+                compacting = false
+                guard written else { return }
+                do throws(StoreError) { try journal.dropPrefix(mark) } catch { logger.error("\(error.message)") }
+            }
+        }
+    }
+
+    /// Returns once no compaction runs in the background.
+    func finishCompaction() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            compactions.notify(queue: .global()) { done.resume() }
+        }
     }
 
     /// Folds the journal into the snapshot (on shutdown). An empty journal

@@ -6,7 +6,7 @@
 
 import Foundation
 import LiveModel
-import LiveServer
+@testable import LiveServer
 import Testing
 
 @Suite("LiveServer data file safety")
@@ -96,5 +96,34 @@ struct DataFileSafetyTests {
         } catch let error as LiveServerError {
             #expect(error.description.contains(".journal"), "\(error)")
         }
+    }
+}
+
+/// Compaction writes the snapshot without the server's lock.
+@Suite("LiveServer compaction")
+struct CompactionTests {
+    @Test("writes and reads go on while a compaction writes; the lines written meanwhile stay in the journal")
+    func offTheLock() async throws {
+        let file = DataFileSafetyTests.temporaryFile()
+        defer { DataFileSafetyTests.remove(file) }
+        let gate = DispatchSemaphore(value: 0)
+        let server = try await DataFileSafetyTests.start(file)
+        server.core.journal?.compactionBytes = 1
+        server.core.compactionGate = { gate.wait() }
+        // The first write passes the threshold: its compaction waits at the gate.
+        #expect(try await request(server.port, "PUT", "/a.json", body: "1").status == 200)
+        #expect(server.core.lock.withLock { server.core.compacting })
+        #expect(try await request(server.port, "PUT", "/b.json", body: "2").status == 200, "not held up")
+        #expect(try await request(server.port, "GET", "/.json").json == json(#"{"a": 1, "b": 2}"#))
+        gate.signal()
+        await server.core.finishCompaction()
+        let journal = try String(contentsOfFile: file + ".journal", encoding: .utf8)
+        #expect(journal == #"[["/b",2]]"# + "\n", "only the line written meanwhile")
+        #expect(try JSONValue(parsing: String(contentsOfFile: file, encoding: .utf8)) == json(#"{"a": 1}"#))
+        server.core.compactionGate = nil
+        try await server.shutdown()
+        let again = try await DataFileSafetyTests.start(file)
+        #expect(try await request(again.port, "GET", "/.json").json == json(#"{"a": 1, "b": 2}"#))
+        try await again.shutdown()
     }
 }
