@@ -39,9 +39,13 @@ def until(driver, script):
 def run(args, base):
     lines = queue.Queue()
     started = time.perf_counter()
-    repl = subprocess.Popen([args.live_repl, "--json", "--web", "--url", base, "--path", "/items", "--order-by", "score"],
+    address = os.path.join(tempfile.mkdtemp(), "address")
+    repl = subprocess.Popen([args.live_repl, "--json", "--web", "--web-address-file", address, "--url", base,
+                             "--path", "/items", "--order-by", "score"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
-    url = repl.stderr.readline().split("inspector at ", 1)[1].strip()
+    repl.stderr.readline()  # "inspector at …": the address, with its token, is in the file
+    with open(address) as f:
+        url = f.read().strip()
     threading.Thread(target=lambda: [lines.put((time.perf_counter(), l)) for l in repl.stdout], daemon=True).start()
     # Commands are read once the first load is in: `stats` answers then.
     repl.stdin.write("stats\n")

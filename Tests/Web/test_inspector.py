@@ -23,6 +23,7 @@ import os
 import queue
 import random
 import subprocess
+import tempfile
 import threading
 import unittest
 import urllib.error
@@ -54,14 +55,21 @@ class REPLWeb:
     """live-repl --json --web, its standard input kept open."""
 
     def __init__(self, options):
-        self.process = subprocess.Popen([os.environ["LIVE_REPL"], "--json", "--web"] + options,
+        # The address holds the page's token: it goes to a private file,
+        # not to standard error (which is not a terminal here).
+        address = os.path.join(tempfile.mkdtemp(), "address")
+        self.process = subprocess.Popen([os.environ["LIVE_REPL"], "--json", "--web", "--web-address-file", address]
+                                        + options,
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                         text=True, encoding="utf-8", bufsize=1)
         first = self.process.stderr.readline()
-        if "inspector at " not in first:
+        if "inspector at " not in first or "token=" in first:
             self.process.kill()
-            raise AssertionError("live-repl --web did not start: %r" % first)
-        self.url = first.split("inspector at ", 1)[1].strip()
+            raise AssertionError("live-repl --web did not start, or showed its token: %r" % first)
+        with open(address) as f:
+            self.url = f.read().strip()
+        if (os.stat(address).st_mode & 0o077) != 0:
+            raise AssertionError("the address file is readable by others")
         self.lines = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
 

@@ -51,6 +51,9 @@ struct LiveREPLMain: AsyncParsableCommand {
     @Option(help: "The inspector page's port (0 picks a free one).")
     var webPort = 0
 
+    @Option(help: "Write the inspector's address, with its token, to this file (made readable by you alone) rather than to standard error. Without it, the address goes to standard error only when that is a terminal, else to a new private file that standard error names.")
+    var webAddressFile: String?
+
     @Option(help: "Log level of the library's messages on standard error (trace … critical).")
     var logLevel: Logger.Level = .error
 

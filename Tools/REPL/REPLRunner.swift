@@ -82,7 +82,7 @@ struct REPLRunner {
                 return 1
             }
             hub = made
-            FileHandle.standardError.write(Data("live-repl: inspector at \(web?.address ?? "")\n".utf8))
+            if let web { announce(web) }
         }
         let live = LiveChanges(session: session, printer: printer, hub: hub)
         session.onChange = { live.changed() }
