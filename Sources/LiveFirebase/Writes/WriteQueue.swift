@@ -283,12 +283,7 @@ final class WriteQueue {
             text += line
         }
         do {
-            var handed = false
-            try DurableFile.replace(file, mode: 0o600) { chunk in
-                if !handed { chunk.append(contentsOf: text) }
-                handed = true
-                return false
-            }
+            try DurableFile.replace(file, mode: 0o600, bytes: text)
         } catch {
             failure = .cache(error.description)
             return false

@@ -106,6 +106,17 @@ package enum DurableFile {
         syncDirectory(of: path)
     }
 
+    /// Replaces `path` with `bytes`, as ``replace(_:mode:with:)`` does.
+    /// - Throws: ``Failure``; `path` is then unchanged.
+    package static func replace(_ path: String, mode: mode_t? = nil, bytes: [UInt8]) throws(Failure) {
+        var handed = false
+        try replace(path, mode: mode) { chunk in
+            if !handed { chunk.append(contentsOf: bytes) }
+            handed = true
+            return false
+        }
+    }
+
     /// The permissions of the file at `path`, or `0600` when there is none.
     private static func modeToKeep(_ path: String) throws(Failure) -> mode_t {
         var existing = stat()

@@ -214,12 +214,7 @@ final class Journal: @unchecked Sendable {
             read += n
         }
         do {
-            var handed = false
-            try DurableFile.replace(journalPath, mode: 0o600) { chunk in
-                if !handed { chunk.append(contentsOf: tail) }
-                handed = true
-                return false
-            }
+            try DurableFile.replace(journalPath, mode: 0o600, bytes: tail)
         } catch {
             throw StoreError(status: 500, message: error.description)
         }
