@@ -36,8 +36,24 @@ struct LocalWrite {
 }
 
 extension QueryView {
-    /// Whether a local write changes child `key`. - Complexity: O(w) for w writes.
-    func covers(_ key: Key) -> Bool { localWrites.contains { $0.covers(key) } }
+    /// Whether a local write changes child `key`.
+    /// - Complexity: O(1), after O(u) for the u replacements of all local
+    ///   writes the first time it is asked after they change.
+    func covers(_ key: Key) -> Bool {
+        let coverage = writeCoverage ?? makeCoverage()
+        return coverage.every > 0 || coverage.byKey[key] != nil
+    }
+
+    private func makeCoverage() -> (every: Int, byKey: [Key: Int]) {
+        var coverage = (every: 0, byKey: [Key: Int]())
+        for write in localWrites {
+            for (path, _) in write.updates {
+                if let first = path.first { coverage.byKey[first, default: 0] += 1 } else { coverage.every += 1 }
+            }
+        }
+        writeCoverage = coverage
+        return coverage
+    }
 
     /// The server's value of child `key`, as far as this view knows it.
     func serverValue(_ key: Key) -> Snapshot {

@@ -23,7 +23,11 @@ final class QueryView {
     /// This client's writes the server has not confirmed or refused yet,
     /// oldest first; see
     /// `QueryView+LocalWrites.swift`.
-    var localWrites: [LocalWrite] = []
+    var localWrites: [LocalWrite] = [] { didSet { writeCoverage = nil } }
+    /// How many local writes change each child, and how many change every
+    /// child: made when first asked after the writes change (see
+    /// ``covers(_:)``), so that asking of every held child costs O(1) each.
+    var writeCoverage: (every: Int, byKey: [Key: Int])?
     /// The server's value of each child a local write covers (absent when
     /// the server has none): what shows again when the writes go.
     var serverChildren: [Key: Snapshot] = [:]
