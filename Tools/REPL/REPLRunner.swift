@@ -69,6 +69,9 @@ struct REPLRunner {
         if reader.interactive {
             printer.banner(source: source, server: server, path: options.path, session: session)
         }
+        if let problem = session.writeQueueProblem {
+            printer.print(.text(["warning: \(problem)"]))
+        }
         // The inspector page: what the session does, and commands in.
         var hub: WebHub?
         var web: WebServer?

@@ -2,57 +2,31 @@
 // server's data until the server confirms or refuses them.
 import LiveModel
 
-/// One write this client made, as the replacements it makes below a view's
-/// location.
-struct LocalWrite {
-    let id: Int
-    /// Each replacement: a path relative to the location, and its new value.
-    let updates: [(path: [Key], value: Snapshot)]
-    /// The children the server has spoken of since it was made (every one
-    /// after a whole value).
-    var spokenKeys = Set<Key>()
-    var serverSpokeOfAll = false
-
-    /// Whether the server has spoken of child `key` since it was made.
-    func serverSpoke(of key: Key) -> Bool { serverSpokeOfAll || spokenKeys.contains(key) }
-
-    /// Whether its values were estimated here (server values): the
-    /// server's own data for its paths is then awaited even after the
-    /// server confirmed it.
-    var hasServerValues = false
-    /// Confirmed, and shown until the server's data for its paths comes.
-    var awaitsData = false
-
-    /// Whether it replaces the whole location.
-    var coversEveryChild: Bool { updates.contains { $0.path.isEmpty } }
-
-    /// Whether it changes child `key`.
-    func covers(_ key: Key) -> Bool { updates.contains { $0.path.first.map { $0 == key } ?? true } }
-
-    /// Whether data at `path` is inside, or holds, one of its replacements.
-    func overlaps(_ path: [Key]) -> Bool {
-        updates.contains { $0.path.starts(with: path) || path.starts(with: $0.path) }
-    }
-}
-
 extension QueryView {
     /// Whether a local write changes child `key`.
-    /// - Complexity: O(1), after O(u) for the u replacements of all local
-    ///   writes the first time it is asked after they change.
-    func covers(_ key: Key) -> Bool {
-        let coverage = writeCoverage ?? makeCoverage()
-        return coverage.every > 0 || coverage.byKey[key] != nil
+    /// - Complexity: O(1); O(u) for the u replacements of all local writes
+    ///   the first time after they changed other than by one write added or
+    ///   removed.
+    func covers(_ key: Key) -> Bool { coverage.covers(key) }
+
+    /// Which writes change which children, made when missing.
+    private var coverage: WriteCoverage {
+        if let writeCoverage { return writeCoverage }
+        let made = WriteCoverage(localWrites)
+        writeCoverage = made
+        return made
     }
 
-    private func makeCoverage() -> (every: Int, byKey: [Key: Int]) {
-        var coverage = (every: 0, byKey: [Key: Int]())
-        for write in localWrites {
-            for (path, _) in write.updates {
-                if let first = path.first { coverage.byKey[first, default: 0] += 1 } else { coverage.every += 1 }
-            }
+    /// The local write `id`. Writes are held in the order of their ids.
+    /// - Complexity: O(log w).
+    private func localWrite(_ id: Int) -> LocalWrite? {
+        var low = 0, high = localWrites.count
+        while low < high {
+            let mid = (low + high) / 2
+            if localWrites[mid].id < id { low = mid + 1 } else { high = mid }
         }
-        writeCoverage = coverage
-        return coverage
+        if low < localWrites.count, localWrites[low].id == id { return localWrites[low] }
+        return localWrites.first { $0.id == id }
     }
 
     /// The server's value of child `key`, as far as this view knows it.
@@ -66,7 +40,19 @@ extension QueryView {
     func overlaid(_ key: Key, on server: Snapshot) -> Snapshot {
         var current = server
         var known = isKnown(server)
-        for write in localWrites {
+        let ids = coverage.writes(changing: key)
+        // A write that replaces the whole child hides every write before
+        // it: start from the last one (a child written n times costs one
+        // edit, not n).
+        var first = 0
+        for n in ids.indices.reversed() {
+            guard let write = localWrite(ids[n]),
+                  write.updates.contains(where: { $0.path.count == 0 || ($0.path.count == 1 && $0.path[0] == key) }) else { continue }
+            first = n
+            break
+        }
+        for id in ids[first...] {
+            guard let write = localWrite(id) else { continue }
             for (path, value) in write.updates {
                 if let first = path.first {
                     guard first == key, known || path.count == 1 else { continue }

@@ -21,13 +21,13 @@ final class QueryView {
     /// shown: with this client's unconfirmed writes over the server's data.
     var cache: [Key: Snapshot] = [:]
     /// This client's writes the server has not confirmed or refused yet,
-    /// oldest first; see
+    /// oldest first (in the order of their ids); see
     /// `QueryView+LocalWrites.swift`.
-    var localWrites: [LocalWrite] = [] { didSet { writeCoverage = nil } }
-    /// How many local writes change each child, and how many change every
-    /// child: made when first asked after the writes change (see
+    var localWrites: [LocalWrite] = [] { didSet { writeCoverage?.follow(localWrites) } }
+    /// How many local writes change each child: kept as writes are added
+    /// and removed, made again only after other changes (see
     /// ``covers(_:)``), so that asking of every held child costs O(1) each.
-    var writeCoverage: (every: Int, byKey: [Key: Int])?
+    var writeCoverage: WriteCoverage?
     /// The server's value of each child a local write covers (absent when
     /// the server has none): what shows again when the writes go.
     var serverChildren: [Key: Snapshot] = [:]

@@ -54,6 +54,11 @@ extension Session {
     /// - Complexity: O(1).
     public var keepsWrites: Bool { firebase.cache != nil && firebase.writeQueueError == nil }
 
+    /// Why writes are kept in memory only although a cache was given (its
+    /// directory refused, the queue held by another process, unreadable),
+    /// or nil.
+    public var writeQueueProblem: String? { firebase.cache == nil ? nil : firebase.writeQueueError?.description }
+
     /// The numbers of the writes shown and not yet confirmed or reverted.
     public var pendingWrites: [Int] { firebase.pendingWrites }
 
