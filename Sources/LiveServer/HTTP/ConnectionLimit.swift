@@ -33,20 +33,27 @@ final class ConnectionLimit: Sendable {
     /// - Complexity: O(c) for c connections open when the limit is
     ///   reached, else O(1).
     func admit(_ channel: any Channel) -> Bool {
-        let victim: (any Channel)? = open.withLockedValue { open in
+        enum Admission { case admitted, admittedClosing(any Channel), refused }
+        let admission: Admission = open.withLockedValue { open in
             var victim: (any Channel)?
             if open.count >= capacity {
-                guard let oldest = open.filter({ $0.value.waitingSince != nil })
-                    .min(by: { $0.value.waitingSince! < $1.value.waitingSince! }) else { return nil }
+                let waiting = open.filter { $0.value.waitingSince != nil }
+                guard let oldest = waiting.min(by: { $0.value.waitingSince! < $1.value.waitingSince! }) else {
+                    return .refused
+                }
                 open[oldest.key] = nil
                 victim = oldest.value.channel
             }
             open[ObjectIdentifier(channel)] = Entry(channel: channel, waitingSince: .now())
-            return victim ?? channel
+            return victim.map { .admittedClosing($0) } ?? .admitted
         }
-        guard let victim else { return false }
-        if victim !== channel { victim.close(promise: nil) }
-        return true
+        switch admission {
+        case .admitted: return true
+        case .admittedClosing(let victim):
+            victim.close(promise: nil)
+            return true
+        case .refused: return false
+        }
     }
 
     /// Marks `channel` as waiting for a request (since now) or busy.
