@@ -116,12 +116,14 @@ final class WriteQueue {
             damaged = true
             failure = .cache("the last line of \(path) was cut short (a crash while it was written) and is dropped")
         }
+        var replay = Replay()
         for line in lines {
-            do throws(DatabaseError) { try replay(line) } catch {
+            do throws(DatabaseError) { try replay.apply(line) } catch {
                 damaged = true
                 failure = .cache("a line of \(path) was skipped: \(error.description)")
             }
         }
+        entries = replay.entries()
         let readFailure = failure
         if damaged {
             // Written anew from what was read: a torn or skipped line is
@@ -147,31 +149,6 @@ final class WriteQueue {
             let count = Self.line(entry).count
             lineBytes[entry.id] = count
             neededBytes += count
-        }
-    }
-
-    /// Applies one line of the log.
-    private func replay(_ line: ArraySlice<UInt8>) throws(DatabaseError) {
-        guard let json = try? JSONValue(parsingUTF8: line) else { throw .invalidValue("not JSON") }
-        func id(_ member: String) throws(DatabaseError) -> Int {
-            guard case .number(let number)? = json[member], let id = Int(exactly: number), (1...Self.maxID).contains(id) else {
-                throw .invalidValue("\"\(member)\" is not a write's id (a whole number from 1 to \(Self.maxID))")
-            }
-            return id
-        }
-        if json["done"] != nil {
-            let done = try id("done")
-            entries.removeAll { $0.id == done }
-        } else if json["mark"] != nil {
-            let marked = try id("mark")
-            guard let i = entries.firstIndex(where: { $0.id == marked }) else { throw .invalidValue("no write \(marked) is queued") }
-            entries[i].attempted = json["attempted"] == .bool(true)
-        } else {
-            let queued = try id("id")
-            guard let write = json["write"] else { throw .invalidValue("a queued write has no \"write\"") }
-            guard !entries.contains(where: { $0.id == queued }) else { throw .invalidValue("write \(queued) is queued twice") }
-            if let last = entries.last, queued <= last.id { throw .invalidValue("write \(queued) is queued after write \(last.id)") }
-            entries.append(Entry(id: queued, write: try DatabaseWrite(json: write), attempted: json["attempted"] == .bool(true)))
         }
     }
 
@@ -297,5 +274,44 @@ final class WriteQueue {
     private func closeLog() {
         if fd >= 0 { DurableFile.close(fd) }
         fd = -1
+    }
+}
+
+/// The queue as its log's lines leave it, read in one pass: a write
+/// answered is marked, not searched for and removed, so that reading n
+/// lines costs O(n).
+private struct Replay {
+    private var queued: [WriteQueue.Entry] = []
+    /// Where each write still queued is in `queued`.
+    private var places: [Int: Int] = [:]
+    private var lastID = 0
+
+    /// The writes still queued, oldest first.
+    func entries() -> [WriteQueue.Entry] { queued.filter { places[$0.id] != nil } }
+
+    /// Applies one line of the log.
+    mutating func apply(_ line: ArraySlice<UInt8>) throws(DatabaseError) {
+        guard let json = try? JSONValue(parsingUTF8: line) else { throw .invalidValue("not JSON") }
+        func id(_ member: String) throws(DatabaseError) -> Int {
+            guard case .number(let number)? = json[member], let id = Int(exactly: number), (1...WriteQueue.maxID).contains(id) else {
+                throw .invalidValue("\"\(member)\" is not a write's id (a whole number from 1 to \(WriteQueue.maxID))")
+            }
+            return id
+        }
+        if json["done"] != nil {
+            places[try id("done")] = nil
+        } else if json["mark"] != nil {
+            let marked = try id("mark")
+            guard let i = places[marked] else { throw .invalidValue("no write \(marked) is queued") }
+            queued[i].attempted = json["attempted"] == .bool(true)
+        } else {
+            let new = try id("id")
+            guard let write = json["write"] else { throw .invalidValue("a queued write has no \"write\"") }
+            guard new > lastID else { throw .invalidValue("write \(new) is queued after write \(lastID)") }
+            let entry = WriteQueue.Entry(id: new, write: try DatabaseWrite(json: write), attempted: json["attempted"] == .bool(true))
+            lastID = new
+            places[new] = queued.count
+            queued.append(entry)
+        }
     }
 }
