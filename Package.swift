@@ -199,5 +199,37 @@ if Context.environment["LIVE_FUZZ"] != nil {
             path: "Tests/Fuzz/Swift/Commands",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
+        // The server's HTTP pipeline and REST semantics, its data-file and the client's
+        // cache and write-queue readers, and the stream's state machine: these drive
+        // internal types (`@testable import`), so their modules are built for testing
+        // below, in fuzz builds only.
+        .executableTarget(
+            name: "fuzz-http",
+            dependencies: [
+                "LiveServer", "LiveModel", "CFuzzDriver",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/Fuzz/Swift/HTTP",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+        .executableTarget(
+            name: "fuzz-files",
+            dependencies: ["LiveServer", "LiveFirebase", "LiveModel", "CFuzzDriver"],
+            path: "Tests/Fuzz/Swift/Files",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+        .executableTarget(
+            name: "fuzz-stream",
+            dependencies: ["LiveFirebase", "LiveModel", "CFuzzDriver"],
+            path: "Tests/Fuzz/Swift/Stream",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
     ]
+    for target in package.targets where target.name == "LiveServer" || target.name == "LiveFirebase" {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-enable-testing"])]
+    }
 }
