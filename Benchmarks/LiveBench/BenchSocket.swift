@@ -153,6 +153,6 @@ extension BenchSocket {
 
     /// The text of an HTTP/1.1 request with `body`.
     static func request(_ method: String, _ target: String, body: String) -> String {
-        "\(method) \(target) HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
     }
 }

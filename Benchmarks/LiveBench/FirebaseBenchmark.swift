@@ -53,7 +53,7 @@ enum FirebaseBenchmark {
         let document = body
         try await blocking {
             let socket = try BenchSocket(port: server.port)
-            try socket.send("PUT /items.json HTTP/1.1\r\nHost: x\r\nContent-Length: \(document.utf8.count)\r\n\r\n\(document)")
+            try socket.send("PUT /items.json HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(document.utf8.count)\r\n\r\n\(document)")
             try socket.readResponse()
         }
         return server
@@ -126,7 +126,7 @@ enum FirebaseBenchmark {
             let before = observed.count
             let value = String(now())
             try await blocking {
-                try socket.send("PUT /items/k\(i % children)/s.json HTTP/1.1\r\nHost: x\r\nContent-Length: \(value.utf8.count)\r\n\r\n\(value)")
+                try socket.send("PUT /items/k\(i % children)/s.json HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(value.utf8.count)\r\n\r\n\(value)")
                 try socket.readResponse()
             }
             try await observed.wait(for: before + 1, seconds: 10)

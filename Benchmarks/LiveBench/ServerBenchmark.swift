@@ -24,7 +24,7 @@ enum ServerBenchmark {
 
         let streams = try (0..<listeners).map { _ in try BenchSocket(port: server.port) }
         for stream in streams {
-            try stream.send("GET /w.json HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+            try stream.send("GET /w.json HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
         }
         let reader = StreamReader(streams, expected: writes * listeners, clock: now)
         let readerThread = Thread { reader.run() }

@@ -21,12 +21,12 @@ extension ServerBenchmark {
             body += "\"c\(i)\":{\"score\":\(Int.random(in: 0..<1_000_000, using: &rng)),\"text\":\"m\"}"
         }
         body += "}"
-        try writer.send("PUT /room.json?print=silent HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        try writer.send("PUT /room.json?print=silent HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
         try writer.readResponse(status: "204")
 
         let streams = try (0..<listeners).map { _ in try BenchSocket(port: server.port) }
         for stream in streams {
-            try stream.send("GET /room.json?orderBy=%22score%22&limitToLast=10 HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+            try stream.send("GET /room.json?orderBy=%22score%22&limitToLast=10 HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
         }
         let drain = StreamDrain(streams)
         let drainThread = Thread { drain.run() }
@@ -39,7 +39,7 @@ extension ServerBenchmark {
         for _ in 0..<writes {
             let child = Int.random(in: 0..<children, using: &rng)
             let value = "{\"score\":\(Int.random(in: 0..<1_000_000, using: &rng)),\"text\":\"m\"}"
-            let request = "PUT /room/c\(child).json HTTP/1.1\r\nHost: x\r\nContent-Length: \(value.utf8.count)\r\n\r\n\(value)"
+            let request = "PUT /room/c\(child).json HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(value.utf8.count)\r\n\r\n\(value)"
             times.append(try clock.measure {
                 try writer.send(request)
                 try writer.readResponse()
