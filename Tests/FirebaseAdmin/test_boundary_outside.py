@@ -225,7 +225,9 @@ def mode(path):
     return os.stat(path).st_mode & 0o7777
 
 
-class BoundaryTests(unittest.TestCase):
+class UserDirTestCase(unittest.TestCase):
+    """A fresh directory and a HOME in it, both the test user's."""
+
     def setUp(self):
         self.dir = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, self.dir, True)
@@ -233,6 +235,9 @@ class BoundaryTests(unittest.TestCase):
         self.home = os.path.join(self.dir, "home")
         os.mkdir(self.home)
         give_away(self.home)
+
+
+class BoundaryTests(UserDirTestCase):
 
     def start(self, *options, limits=()):
         server = Server(self.home, options, limits)

@@ -53,7 +53,7 @@ import time
 import unittest
 import urllib.parse
 
-from test_boundary_outside import AS_ROOT, NOBODY, Server, as_user, call, give_away
+from test_boundary_outside import AS_ROOT, NOBODY, Server, UserDirTestCase, as_user, call, give_away
 
 WAIT = 30  # seconds: a bound for a hung process, never a way to wait
 PLANTED = {"id": 1, "attempted": False, "write": {"set": "/owned", "value": True}}
@@ -160,14 +160,7 @@ class Run:
         return "live-repl %s (status %s):\n%s%s" % (" ".join(self.args), self.status, self.out, self.err)
 
 
-class CacheBoundaryTests(unittest.TestCase):
-    def setUp(self):
-        self.dir = tempfile.mkdtemp()
-        self.addCleanup(shutil.rmtree, self.dir, True)
-        give_away(self.dir)
-        self.home = os.path.join(self.dir, "home")
-        os.mkdir(self.home)
-        give_away(self.home)
+class CacheBoundaryTests(UserDirTestCase):
 
     def start(self, *options):
         server = Server(self.home, options)
