@@ -216,17 +216,12 @@ final class WriteQueue {
     private func log(_ line: [UInt8]) -> Bool {
         guard let file else { return true }
         if fd < 0 { return rewrite() }
-        var reason: String?
         do {
-            try DurableFile.writeAll(fd, line, to: file)
-            if fsync(fd) != 0 { reason = "Cannot sync \(file): \(DurableFile.errnoText())" }
+            try DurableFile.appendSynced(fd, line, to: file, length: fileBytes)
         } catch {
-            reason = error.description
-        }
-        if let reason {
-            failure = .cache(reason)
-            // Cut back; if even that fails, the next change writes the log anew.
-            if ftruncate(fd, off_t(fileBytes)) != 0 || fsync(fd) != 0 { closeLog() }
+            failure = .cache(error.description)
+            // Not cut back: the next change writes the log anew.
+            if !error.isCutBack { closeLog() }
             return false
         }
         fileBytes += line.count

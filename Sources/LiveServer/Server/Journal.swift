@@ -141,26 +141,16 @@ final class Journal: @unchecked Sendable {
         let entries = writes.map { JSONValue.array([.string($0.path.description), $0.node.json(export: true)]) }
         var line = Array(JSONValue.array(entries).jsonText().utf8)
         line.append(UInt8(ascii: "\n"))
-        var failure: String?
-        var code: Int32 = 0
-        do { try DurableFile.writeAll(journalFD, line, to: journalPath) } catch {
-            code = errno
-            failure = error.description
+        do {
+            try DurableFile.appendSynced(journalFD, line, to: journalPath, length: journalBytes)
+        } catch {
+            guard error.isCutBack else {
+                refusal = "Writes are refused until live-server is restarted: \(error.description)."
+                throw StoreError(status: 503, message: refusal!)
+            }
+            throw StoreError(status: error.isFull ? 507 : 500, message: "The write was not kept: \(error.description).")
         }
-        if failure == nil && fsync(journalFD) != 0 {
-            code = errno
-            failure = "Cannot sync the journal \(journalPath): \(DurableFile.errnoText())"
-        }
-        guard let failure else {
-            journalBytes += line.count
-            return
-        }
-        guard ftruncate(journalFD, off_t(journalBytes)) == 0, fsync(journalFD) == 0 else {
-            refusal = "Writes are refused until live-server is restarted: \(failure), and the journal could not be cut back (\(DurableFile.errnoText()))."
-            throw StoreError(status: 503, message: refusal!)
-        }
-        let full = code == ENOSPC || code == EFBIG || code == EDQUOT
-        throw StoreError(status: full ? 507 : 500, message: "The write was not kept: \(failure).")
+        journalBytes += line.count
     }
 
     /// Closes the journal and releases the data file (at shutdown): any
