@@ -134,10 +134,17 @@ class CacheOutsideTests(unittest.TestCase):
             for name in cache_files(self.cache):
                 with open(os.path.join(self.cache, name), encoding="utf-8") as f:
                     header, body, rest = f.readline(), f.readline(), f.read()
-                self.assertEqual(json.loads(header)["format"], 1, where)
+                self.assertEqual(json.loads(header)["format"], 2, where)
                 value = json.loads(body)
                 self.assertEqual(value["path"], "/", where)
-                self.assertEqual(rest, "", where)
+                # Then the children changed since, one whole line each
+                # (a line the kill cut has no newline, and is not read).
+                for line in rest.splitlines(keepends=True):
+                    if not line.endswith("\n"):
+                        break
+                    change = json.loads(line)
+                    self.assertEqual(change["path"].count("/"), 1, where)
+                    self.assertIn("data", change, where)
             # And it starts from it.
             two = repl(server.url, self.cache)
             self.assertTrue(two.command("sync")[0].get("synced"), where)

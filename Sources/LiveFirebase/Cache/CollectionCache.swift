@@ -1,5 +1,5 @@
 // CollectionCache.swift — where collections keep what they hold between
-// runs: one file per location and query, replaced whole, bounded in size.
+// runs: one log per location and query, bounded in size.
 
 #if canImport(Glibc)
 import Glibc
@@ -12,16 +12,23 @@ import LiveModel
 /// query between runs, so that a collection started again shows them at
 /// once, before the server answers (see ``FirebaseCollection/init(reference:query:mode:dataSource:opener:cache:writer:)``).
 ///
-/// - **One file per location and query** (`<hash>.cache`): a header line
-///   naming them, then the children as a stream `put`. The file is replaced
-///   whole — written beside, synced, renamed over — so a crash or a kill at
-///   any moment leaves the last complete state readable, never a torn one.
-/// - **Bounded**: after each save, while the files take more than
-///   ``limitBytes``, the least recently used one (by modification time: a
-///   file is touched each time it is read) is deleted. A query whose
-///   children alone take more than the limit is not kept (its file is
-///   deleted, the others stay). Only this cache's own files
-///   (`<16 hex digits>.cache`) are ever deleted.
+/// - **One file per location and query** (`<hash>.cache`): a log. A header
+///   line naming them, then the children as a stream `put` at `/`, then one
+///   line per child changed since, as a stream `put` at its path (`null`
+///   when it left). A save appends the children that changed (each line
+///   synced; one that fails is cut back); the file is written anew —
+///   beside, synced, renamed over — when the changes appended would take
+///   more than the children alone, or another writer changed it. A crash or
+///   a kill at any moment leaves the last complete state readable: a torn
+///   last line is ignored.
+/// - **Bounded**: the size of a save is known before it is written. A
+///   query whose children alone take more than ``limitBytes`` is not kept
+///   (its file is deleted, the others stay, and nothing more is written
+///   for it until it holds fewer children). After each save, while the
+///   files take more than ``limitBytes``, the least recently used one (by
+///   modification time: a file is touched each time it is read) is
+///   deleted. Only this cache's own files (`<16 hex digits>.cache`) are
+///   ever deleted.
 /// - **Private**: the children's data, as the server sent it, in plain
 ///   text, readable by the user alone (the directory is made `0700`, the
 ///   files `0600`). Give each signed-in user a ``scope`` (or a directory of
@@ -87,63 +94,6 @@ public struct CollectionCache: Sendable, Equatable {
         }
         let hex = String(hash, radix: 16)
         return directory + "/" + String(repeating: "0", count: 16 - hex.count) + hex + suffix
-    }
-
-    /// The saved children of `identity` as a `put` payload's text, or nil
-    /// when none are saved (or the file is not this identity's, or not
-    /// whole). Touches the file, for the eviction order.
-    /// - Complexity: O(size of the file).
-    func load(_ identity: String) -> ArraySlice<UInt8>? {
-        let file = path(for: identity)
-        guard (try? DurableFile.checkPrivateDirectory(directory)) != nil,
-              let bytes = try? DurableFile.read(file, followingLinks: false), let newline = bytes.firstIndex(of: UInt8(ascii: "\n")),
-              let header = try? JSONValue(parsingUTF8: bytes[..<newline]),
-              header["identity"]?.stringValue == identity, header["format"] == .number(1) else { return nil }
-        _ = utime(file, nil)
-        return bytes[(newline + 1)...]
-    }
-
-    /// Saves `children` (a query's window, in any order) for `identity`,
-    /// then evicts what is over the limit.
-    /// - Throws: ``DatabaseError/cache(_:)`` when the directory or the file
-    ///   cannot be written; what was saved before stays.
-    /// - Complexity: O(size of the children's text), written a chunk at a time.
-    func save(_ children: [Snapshot], for identity: String) throws(DatabaseError) {
-        let file = path(for: identity)
-        var next = 0, header = true, written = 0
-        let chunkBytes = 1 << 20
-        do {
-            try DurableFile.makePrivateDirectory(directory)
-            try DurableFile.replace(file, mode: 0o600) { chunk in
-                defer { written += chunk.count }
-                if header {
-                    header = false
-                    let line = JSONValue.object(["format": .number(1), "identity": .string(identity)])
-                    chunk.append(contentsOf: line.jsonBytes(sortedKeys: true))
-                    chunk.append(contentsOf: #"\#n{"path":"/","data":{"#.utf8)
-                }
-                while next < children.count, chunk.count < chunkBytes {
-                    let child = children[next]
-                    next += 1
-                    guard let key = child.key else { continue }
-                    if chunk.last != UInt8(ascii: "{") { chunk.append(UInt8(ascii: ",")) }
-                    chunk.append(contentsOf: JSONValue.string(key.string).jsonBytes())
-                    chunk.append(UInt8(ascii: ":"))
-                    if !child.appendText(to: &chunk) { chunk.append(contentsOf: "null".utf8) }
-                }
-                if next < children.count { return true }
-                chunk.append(contentsOf: "}}\n".utf8)
-                return false
-            }
-        } catch {
-            throw .cache(error.description)
-        }
-        // Too large to keep: only this query's file goes.
-        if written > limitBytes {
-            unlink(file)
-            return
-        }
-        evict(keeping: file)
     }
 
     /// Makes the directory when missing, and checks that it is private.

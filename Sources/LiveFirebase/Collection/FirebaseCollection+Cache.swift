@@ -19,8 +19,8 @@ extension FirebaseCollection {
         cacheLoads += 1
         let load = cacheLoads
         cacheLoad = Task { [weak self] in
-            let payload = await Self.readCache(cache, identity, order)
-            await self?.applyCached(payload, identity: identity, load: load)
+            let read = await Self.readCache(cache, identity, order)
+            await self?.applyCached(read, identity: identity, load: load)
             // The writes kept with the cache show over its children.
             self?.restoreWrites()
         }
@@ -33,22 +33,31 @@ extension FirebaseCollection {
         cacheLoads += 1
     }
 
-    /// The cached children of `identity` as a `put`, or nil when there are
-    /// none (or the file is not whole).
+    /// The cached children of `identity` as a `put`, and the file as read;
+    /// nil when there are none (or the file is not whole).
     @concurrent
     nonisolated static func readCache(_ cache: CollectionCache, _ identity: String, _ order: QueryOrder) async
-        -> StreamPayload? {
-        guard let bytes = cache.load(identity) else { return nil }
-        return try? StreamPayload.parse(json: bytes, kind: .put, order: order)
+        -> (payload: StreamPayload, file: CacheFile)? {
+        cache.load(identity, order: order)
     }
 
-    private func applyCached(_ payload: StreamPayload?, identity: String, load: Int) async {
+    private func applyCached(_ read: (payload: StreamPayload, file: CacheFile)?, identity: String, load: Int) async {
         guard load == cacheLoads else { return } // dropped
         defer { cacheLoad = nil }
         // Not if something came first (a value from elsewhere, a stop), nor
         // for another query than the one read (set meanwhile).
-        guard let payload, !hasLoaded, stream != nil || listensWhenOnline, identity == cacheIdentity else { return }
-        await handle(.put(payload), fromCache: true)
+        guard let read, !hasLoaded, stream != nil || listensWhenOnline, identity == cacheIdentity else { return }
+        // What the server changes of these children is appended to the file.
+        cacheFile = read.file
+        cacheChangedKeys.removeAll()
+        await handle(.put(read.payload), fromCache: true)
+    }
+
+    /// Notes the children an applied update changed, for the next save.
+    func noteCacheChanges(_ events: [ChildEvent]) {
+        cacheChanges &+= 1
+        guard cache != nil, cacheFile != nil else { return }
+        for event in events { cacheChangedKeys.insert(event.key) }
     }
 
     /// Whether what is shown may be saved: the server confirmed it, no new
@@ -61,7 +70,7 @@ extension FirebaseCollection {
     /// it; changes meanwhile are saved together. One write runs at a time:
     /// a save asked for during one follows it, with what is shown then.
     func saveCacheSoon(now: Bool = false) {
-        guard let cache, canSaveCache, cacheChanges != cacheSavedChanges else { return }
+        guard let cache, canSaveCache, cacheChanges != cacheSavedChanges, !isTooLargeForCache else { return }
         if now {
             cacheSave?.cancel()
             cacheSave = nil
@@ -78,29 +87,62 @@ extension FirebaseCollection {
         }
     }
 
-    /// Writes the children the query holds now, away from the main actor,
+    /// Whether the window was found too large to keep and holds no fewer
+    /// children since.
+    private var isTooLargeForCache: Bool {
+        guard let count = cacheTooLargeAt else { return false }
+        if view.count < count { cacheTooLargeAt = nil }
+        return cacheTooLargeAt != nil
+    }
+
+    /// What a save writes, taken on the main actor: the children changed
+    /// since the file was last read or written, when it holds this query's
+    /// children; otherwise every child the query holds.
+    /// - Complexity: O(t log n) for t changed children; O(n) for a whole save.
+    private func cacheWork() -> CacheWork {
+        let identity = cacheIdentity
+        if let file = cacheFile, file.identity == identity, cacheChangedKeys.count <= max(16, view.count / 4) {
+            let changes = cacheChangedKeys.map { ($0, view.shownChild($0) ?? .absent(key: $0)) }
+            return .changes(changes, file)
+        }
+        return .whole(view.visible, identity)
+    }
+
+    /// Writes what changed since the last save, away from the main actor,
     /// unless a write runs (then once it is done).
-    /// - Complexity: O(n) here for n children; the writing is done elsewhere.
     private func startCacheWrite(_ cache: CollectionCache) {
         guard !cacheWriting else {
             cacheDirty = true
             return
         }
         cacheWriting = true
-        let children = view.visible, identity = cacheIdentity, changes = cacheChanges
+        let work = cacheWork(), changes = cacheChanges
+        cacheChangedKeys.removeAll()
         lastCacheWrite = Task { [weak self] in
-            let result = await Self.write(children, identity, to: cache)
+            let result = await Self.write(work, to: cache)
             self?.finishCacheWrite(result, changes: changes)
         }
     }
 
-    private func finishCacheWrite(_ result: Result<Void, DatabaseError>, changes: Int) {
+    private func finishCacheWrite(_ result: Result<CacheSave, DatabaseError>, changes: Int) {
         cacheWriting = false
         switch result {
-        case .success:
+        case .success(.saved(let file)):
+            cacheFile = file
             cacheSavedChanges = changes
             cacheError = nil
+        case .success(.tooLarge):
+            cacheFile = nil
+            cacheTooLargeAt = view.count
+            cacheSavedChanges = changes
+            cacheError = nil
+        case .success(.needsWhole):
+            // Written whole at once.
+            cacheFile = nil
+            cacheDirty = true
         case .failure(let error):
+            // Written whole next time.
+            cacheFile = nil
             cacheError = error
         }
         if cacheDirty {
@@ -110,10 +152,16 @@ extension FirebaseCollection {
     }
 
     @concurrent
-    nonisolated private static func write(_ children: [Snapshot], _ identity: String, to cache: CollectionCache) async
-        -> Result<Void, DatabaseError> {
-        do throws(DatabaseError) { try cache.save(children, for: identity) } catch { return .failure(error) }
-        return .success(())
+    nonisolated private static func write(_ work: CacheWork, to cache: CollectionCache) async
+        -> Result<CacheSave, DatabaseError> {
+        do throws(DatabaseError) {
+            switch work {
+            case .whole(let children, let identity): return .success(try cache.save(children, for: identity))
+            case .changes(let changes, let file): return .success(try cache.append(changes, to: file))
+            }
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// Saves the children the query holds to the ``cache`` now, and returns
@@ -127,17 +175,37 @@ extension FirebaseCollection {
         cacheSave?.cancel()
         cacheSave = nil
         while cacheWriting, let writing = lastCacheWrite { await writing.value }
-        guard let cache, canSaveCache, cacheChanges != cacheSavedChanges else { return }
-        cacheWriting = true
-        let children = view.visible, identity = cacheIdentity, changes = cacheChanges
-        let result = await Self.write(children, identity, to: cache)
-        finishCacheWrite(result, changes: changes)
-        try result.get()
+        while let cache, canSaveCache, cacheChanges != cacheSavedChanges, !isTooLargeForCache {
+            cacheWriting = true
+            let work = cacheWork(), changes = cacheChanges
+            cacheChangedKeys.removeAll()
+            let result = await Self.write(work, to: cache)
+            if case .success(.needsWhole) = result {
+                // Appending was refused: written whole now.
+                cacheWriting = false
+                cacheFile = nil
+                continue
+            }
+            cacheDirty = false
+            finishCacheWrite(result, changes: changes)
+            _ = try result.get()
+            return
+        }
     }
 
     /// Forgets the cached children of a collection the server refused.
     func forgetCache() {
         cacheConfirmed = false
+        cacheFile = nil
         cache?.remove(cacheIdentity)
     }
+}
+
+/// What one save of a collection's cache writes.
+enum CacheWork: Sendable {
+    /// Every child the query holds, as `identity`'s file.
+    case whole([Snapshot], String)
+    /// The children changed since `file` was read or written, and their
+    /// values now (absent for one that left).
+    case changes([(key: Key, value: Snapshot)], CacheFile)
 }

@@ -98,7 +98,15 @@ extension FirebaseCollection {
             case .declined: break
             }
         }
-        let events = view.apply(payload, filtered: filtered)
+        var planned: [ChildEvent]?
+        if isWhole, !firstLoad {
+            switch await applyWholeInBackground(payload, filtered: filtered) {
+            case .applied(let events, _): planned = events
+            case .dropped: return
+            case .declined: break
+            }
+        }
+        let events = planned ?? view.apply(payload, filtered: filtered)
         if firstLoad, mode != .live {
             // One batch: a fill of the empty collection.
             await feed.load(shown(view.visible))
@@ -133,7 +141,7 @@ extension FirebaseCollection {
             if shownFilterVersion != filterVersion { refilter() }
             return
         }
-        cacheChanges &+= 1
+        noteCacheChanges(events)
         if isWhole {
             hasLoaded = true
             showsCached = false

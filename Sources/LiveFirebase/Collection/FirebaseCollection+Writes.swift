@@ -210,7 +210,7 @@ extension FirebaseCollection {
             applyEach(events)
         }
         tell(events, loaded: false)
-        cacheChanges &+= 1
+        noteCacheChanges(events)
     }
 
     func tellWrite(_ id: Int, _ state: WriteState) {

@@ -115,6 +115,13 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     var lastCacheWrite: Task<Void, Never>?
     var cacheWriting = false
     var cacheDirty = false
+    /// The file as this collection last read or wrote it (nil: not known,
+    /// so the next save writes it whole), and the children changed since.
+    var cacheFile: CacheFile?
+    var cacheChangedKeys = Set<Key>()
+    /// How many children the window held when they were found too large to
+    /// keep: nothing is saved again until it holds fewer.
+    var cacheTooLargeAt: Int?
     /// Why the last save to the ``cache`` failed; nil once one succeeds.
     public internal(set) var cacheError: DatabaseError?
     /// How writes made through the collection reach the database.

@@ -19,7 +19,10 @@ final class QueryView {
     private let range: QueryRange
     /// The children held, by key (see ``apply(_:filtered:)`` for which), as
     /// shown: with this client's unconfirmed writes over the server's data.
-    var cache: [Key: Snapshot] = [:]
+    var cache: [Key: Snapshot] = [:] { didSet { version &+= 1 } }
+    /// Changes each time ``cache`` does: what a plan made away from the
+    /// owner was made against (see `QueryView+Resync.swift`).
+    private(set) var version = 0
     /// This client's writes the server has not confirmed or refused yet,
     /// oldest first (in the order of their ids); see
     /// `QueryView+LocalWrites.swift`.
@@ -86,6 +89,13 @@ final class QueryView {
             return true
         }
         return out
+    }
+
+    /// Child `key` as shown, when it is in the window.
+    /// - Complexity: O(log n).
+    func shownChild(_ key: Key) -> Snapshot? {
+        guard visiblePosition(key, in: window) != nil else { return nil }
+        return cache[key]
     }
 
     // MARK: Updating
@@ -290,8 +300,15 @@ final class QueryView {
         return events
     }
 
+    /// Notes that the location's whole value arrived; `filtered` as in
+    /// ``apply(_:filtered:fillEvents:)``.
+    func markComplete(filtered: Bool) {
+        isComplete = true
+        cacheIsFiltered = filtered
+    }
+
     /// Whether the query shows only part of the location (bounds or a limit).
-    private var isFiltered: Bool { query.limit != nil || !range.isUnbounded }
+    var isFiltered: Bool { query.limit != nil || !range.isUnbounded }
 
     /// One candidate child: its state before and after the update.
     private struct Candidate {

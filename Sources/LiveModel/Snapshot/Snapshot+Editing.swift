@@ -97,3 +97,10 @@ extension Snapshot {
         return document.children.first
     }
 }
+
+extension Snapshot {
+    /// The length of this snapshot's JSON text as received (what
+    /// ``appendText(to:)`` appends); 0 when nothing exists here.
+    /// - Complexity: O(1).
+    package var textCount: Int { withText { $0.count } ?? 0 }
+}

@@ -77,10 +77,10 @@ struct FirebaseCollectionCacheTests {
         let file = cache.path(for: identity)
         // Another query: its own file, which does not exist.
         #expect(cache.load(cache.identity(try DatabaseReference(url: "http://127.0.0.1:9", path: "/items"),
-                                                    DatabaseQuery(order: .key))) == nil)
+                                                    DatabaseQuery(order: .key)), order: .child("s")) == nil)
         // A write interrupted before its rename leaves the file as it was.
         try Data("{\"format\":1".utf8).write(to: URL(fileURLWithPath: file + ".tmp"))
-        #expect(cache.load(identity) != nil)
+        #expect(cache.load(identity, order: .child("s")) != nil)
         // A file cut short is not parsed into anything.
         let whole = try Data(contentsOf: URL(fileURLWithPath: file))
         try whole.prefix(whole.count - 5).write(to: URL(fileURLWithPath: file))
@@ -104,18 +104,16 @@ struct FirebaseCollectionCacheTests {
         let identity = c.cacheIdentity
         try await c.receive(.put, at: .root, json: Tests.value(3))
         try await c.receive(.put, at: DatabasePath("/k9"), json: #"{"s": 9}"#)
-        #expect(cache.load(identity) == nil, "not before the interval")
+        #expect(cache.load(identity, order: .child("s")) == nil, "not before the interval")
         gate.continuation.yield()
         while c.cacheSave != nil { await Task.yield() }
         await c.lastCacheWrite?.value
-        let saved = try #require(cache.load(identity))
-        let payload = try StreamPayload.parse(json: saved, kind: .put, order: .child("s"))
-        #expect(payload.data.childrenCount == 4)
+        let saved = try #require(cache.load(identity, order: .child("s")))
+        #expect(saved.payload.data.childrenCount == 4)
         try await c.receive(.put, at: DatabasePath("/k9"), json: "null")
         c.stop()
         await c.lastCacheWrite?.value
-        #expect(try StreamPayload.parse(json: #require(cache.load(identity)), kind: .put, order: .child("s"))
-                    .data.childrenCount == 3)
+        #expect(try #require(cache.load(identity, order: .child("s"))).payload.data.childrenCount == 3)
         gate.continuation.finish()
     }
 
@@ -140,7 +138,7 @@ struct FirebaseCollectionCacheTests {
         _ = try? await change.value
         await d.lastCacheWrite?.value
         #expect(cache.load(cache.identity(try DatabaseReference(url: "http://127.0.0.1:9", path: "/items"),
-                                          DatabaseQuery(order: .key))) == nil)
+                                          DatabaseQuery(order: .key)), order: .child("s")) == nil)
     }
 
     @Test("a query set before anything loaded: the old query's cache read is not applied")
@@ -176,7 +174,7 @@ struct FirebaseCollectionCacheTests {
         defer { refused?.stop() }
         await c.receive(.ended(.permissionDenied("no")))
         await #expect(throws: DatabaseError.self) { try await start.value }
-        #expect(cache.load(c.cacheIdentity) == nil)
+        #expect(cache.load(c.cacheIdentity, order: .child("s")) == nil)
     }
 
     @Test("scopes apart: one user's children are not read under another's scope")
@@ -185,9 +183,9 @@ struct FirebaseCollectionCacheTests {
         try await Self.saved(CollectionCache(directory: directory, scope: "ada"), Tests.value(2))
         let other = CollectionCache(directory: directory, scope: "bob")
         let reference = try DatabaseReference(url: "http://127.0.0.1:9", path: "/items")
-        #expect(other.load(other.identity(reference, DatabaseQuery(order: .child("s")))) == nil)
+        #expect(other.load(other.identity(reference, DatabaseQuery(order: .child("s"))), order: .child("s")) == nil)
         let ada = CollectionCache(directory: directory, scope: "ada")
-        #expect(ada.load(ada.identity(reference, DatabaseQuery(order: .child("s")))) != nil)
+        #expect(ada.load(ada.identity(reference, DatabaseQuery(order: .child("s"))), order: .child("s")) != nil)
     }
 
     @Test("bounded: the least recently used files go first, the one just saved stays")
