@@ -32,12 +32,16 @@ struct ObservedCollectionTests {
                     }
                 }
             }
+            let objects = Dictionary(uniqueKeysWithValues: observed.rows.map { ($0.id, ObjectIdentifier($0)) })
             if Int.random(in: 0..<4, using: &r) == 0 {
                 try collection.performBatch { for _ in 0..<Int.random(in: 1...6, using: &r) { try change() } }
             } else {
                 try change()
             }
             #expect(observed.rows.map(\.id) == collection.models.map(\.identifier), "\(seed), step \(step)")
+            // A row that stays, moved or not, keeps its object.
+            #expect(observed.rows.allSatisfy { row in objects[row.id].map { $0 == ObjectIdentifier(row) } ?? true },
+                    "\(seed), step \(step)")
             #expect(observed.rows.map(\.model) == collection.models, "\(seed), step \(step)")
         }
     }

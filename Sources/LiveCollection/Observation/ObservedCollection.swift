@@ -29,8 +29,9 @@ public final class ObservedCollection<Model: LiveModelProtocol> {
     @ObservationIgnored private var token: ObservationToken?
 
     /// The rows of `collection`, kept up to date until this is released.
-    /// - Complexity: O(n) to build; each change then costs O(n) when rows
-    ///   arrive, leave or move, O(t) for t rows updated in place otherwise.
+    /// - Complexity: O(n) to build; each change then costs O(t log n) for
+    ///   t rows told (plus moving the array's rows after each position), and
+    ///   O(n) when the rows shown are not those the change starts from.
     public init(_ collection: SortedCollection<Model>) {
         self.collection = collection
         rows = collection.models.map { ObservedRow(id: $0.identifier, model: $0) }
@@ -57,7 +58,49 @@ public final class ObservedCollection<Model: LiveModelProtocol> {
                 return
             }
         }
-        reorder(setting: Set(update.updatedModels.map(\.identifier)).union(update.movedModels.map(\.identifier)))
+        if !applyIncrementally(update) {
+            reorder(setting: Set(update.updatedModels.map(\.identifier)).union(update.movedModels.map(\.identifier)))
+        }
+    }
+
+    /// Applies a change whose rows arrive, leave or move by its positions:
+    /// rows updated set at their old positions, rows deleted and moved
+    /// taken out from the last, rows inserted and moved put in from the
+    /// first. False, changing nothing, when the rows shown are not those
+    /// the change starts from (its positions do not hold the keys it names,
+    /// or the counts differ): then the collection's order is taken whole.
+    /// - Complexity: O(t log n) for t rows told, plus moving the rows
+    ///   after each position in the array.
+    private func applyIncrementally(_ update: CollectionUpdate<Model>) -> Bool {
+        let batch = update.batch
+        guard rows.count == batch.oldCount, collection.count == batch.newCount,
+              update.insertedModels.count == batch.inserted.count, update.movedModels.count == batch.moved.count,
+              update.updatedModels.count == batch.updated.count else { return false }
+        // Checked before anything changes.
+        for (position, model) in zip(batch.updated, update.updatedModels)
+            where position >= rows.count || rows[position].id != model.identifier { return false }
+        for (move, model) in zip(batch.moved, update.movedModels)
+            where move.from >= rows.count || rows[move.from].id != model.identifier { return false }
+        for position in batch.deleted
+            where position >= rows.count || collection.model(for: rows[position].id) != nil { return false }
+        var next = rows
+        for (position, model) in zip(batch.updated, update.updatedModels) { next[position].model = model }
+        var moving: [Key: ObservedRow<Model>] = [:]
+        for position in (batch.deleted + batch.moved.map(\.from)).sorted(by: >) {
+            let row = next.remove(at: position)
+            moving[row.id] = row
+        }
+        let arrivals = zip(batch.inserted, update.insertedModels).map { ($0, $1) }
+            + zip(batch.moved.map(\.to), update.movedModels).map { ($0, $1) }
+        for (position, model) in arrivals.sorted(by: { $0.0 < $1.0 }) {
+            guard position <= next.count else { return false }
+            let row = moving.removeValue(forKey: model.identifier) ?? ObservedRow(id: model.identifier, model: model)
+            row.model = model
+            next.insert(row, at: position)
+        }
+        guard next.count == collection.count else { return false }
+        rows = next
+        return true
     }
 
     /// Takes the collection's order, keeping each key's row object and
