@@ -20,17 +20,29 @@ extension Session {
     /// - Throws: ``REPLError/outOfSync(command:seconds:detail:)`` when the
     ///   collection still differs after `seconds`; ``REPLError/database(_:)``
     ///   when the server cannot be read.
-    /// - Complexity: O(n) per collection update while waiting, for n children.
+    /// - Complexity: O(n) per collection update while waiting, for n children: the models are
+    ///   taken on the main actor, their digests compared away from it.
     @discardableResult
     func waitUntilCurrent(command: String, seconds: Double) async throws(REPLError) -> Int {
         guard client != nil else { return firebase.collection.count }
         // The writes made first: the server's answer is to hold them.
         await finishWrites(seconds: seconds)
         var expected = try await serverAnswer()
-        if expected.matches(firebase.collection) { return expected.keys.count }
+        if await expected.matches(firebase.collection) { return expected.keys.count }
         let waiter = SyncWaiter()
+        // Compared after each update, one comparison at a time: an update
+        // while one runs asks for one more when it ends.
+        var comparing = false, again = false
         let watch = firebase.observeValue { [unowned self] in
-            if expected.matches(firebase.collection) { waiter.finish(true) }
+            guard !comparing else { return again = true }
+            comparing = true
+            Task { @MainActor in
+                repeat {
+                    again = false
+                    if await expected.matches(firebase.collection) { waiter.finish(true) }
+                } while again
+                comparing = false
+            }
         }
         defer { watch.cancel() }
         let timer = Task { @MainActor in
@@ -40,44 +52,54 @@ extension Session {
         defer { timer.cancel() }
         if await waiter.wait() { return expected.keys.count }
         expected = try await serverAnswer()
-        if expected.matches(firebase.collection) { return expected.keys.count }
+        if await expected.matches(firebase.collection) { return expected.keys.count }
         throw .outOfSync(command: command, seconds: seconds,
-                         detail: expected.difference(from: firebase.collection))
+                         detail: await expected.difference(from: firebase.collection))
     }
 
     private func serverAnswer() async throws(REPLError) -> ServerAnswer {
-        guard let client else { return ServerAnswer(keys: [], values: [:]) }
+        guard let client else { return ServerAnswer(keys: [], digests: []) }
         let snapshot: Snapshot
         do { snapshot = try await client.get(query: firebase.effectiveQuery) } catch { throw .database(error) }
         // The rows are the children that meet the --where conditions.
-        let filter = try options.filter()
-        var answer = ServerAnswer(keys: [], values: [:])
-        for child in snapshot.orderedChildren() {
-            guard let key = child.key, filter?(child) ?? true else { continue }
-            answer.keys.append(key)
-            answer.values[key] = child.value
-        }
-        return answer
+        return await ServerAnswer.make(snapshot, filter: try options.filter())
     }
 }
 
-/// The server's answer to a query: its children in order, and their values.
-struct ServerAnswer {
+/// The server's answer to a query: its children in order, and the digests
+/// of their values (priorities left out, as a row's value).
+struct ServerAnswer: Sendable {
     var keys: [Key]
-    var values: [Key: JSONValue]
+    var digests: [ValueDigest]
 
-    /// Whether `collection` holds exactly these children, in this order.
-    /// - Complexity: O(n).
+    /// The children of `snapshot` that `filter` accepts, in the query's
+    /// order, made away from the main actor.
+    /// - Complexity: O(n log n) for n children, and their digests.
+    @concurrent
+    static func make(_ snapshot: Snapshot, filter: (@Sendable (Snapshot) -> Bool)?) async -> ServerAnswer {
+        var answer = ServerAnswer(keys: [], digests: [])
+        for child in snapshot.orderedChildren() {
+            guard let key = child.key, filter?(child) ?? true else { continue }
+            answer.keys.append(key)
+            answer.digests.append(child.digest(priorities: false))
+        }
+        return answer
+    }
+
+    /// Whether `collection` holds exactly these children, in this order,
+    /// with these values: its models are taken on the main actor and
+    /// compared away from it.
+    /// - Complexity: O(n) to take the models, then O(size of their values)
+    ///   away from the main actor.
     @MainActor
-    func matches(_ collection: SortedCollection<REPLChild>) -> Bool {
+    func matches(_ collection: SortedCollection<REPLChild>) async -> Bool {
         guard collection.count == keys.count else { return false }
-        let models = collection.models
-        return models.map(\.identifier) == keys && models.allSatisfy { $0.dictionary == values[$0.identifier] }
+        return await Self.firstDifference(keys, digests, collection.models) == nil
     }
 
     /// How `collection` differs, in a few words.
     @MainActor
-    func difference(from collection: SortedCollection<REPLChild>) -> String {
+    func difference(from collection: SortedCollection<REPLChild>) async -> String {
         let models = collection.models
         let here = models.map(\.identifier)
         guard here == keys else {
@@ -85,8 +107,17 @@ struct ServerAnswer {
             return "\(here.count) children here, \(keys.count) on the server (\(missing) missing, \(extra) extra"
                 + (missing == 0 && extra == 0 ? ", in another order)" : ")")
         }
-        let stale = models.filter { $0.dictionary != values[$0.identifier] }.map(\.identifier.string)
+        let stale = zip(models, digests).filter { $0.digest != $1 }.map(\.0.identifier.string)
         return "\(stale.count) children with other values here: \(stale.prefix(5).joined(separator: ", "))"
+    }
+
+    /// The first position where `models` differ from `keys` and `digests`;
+    /// nil when they are the same children with the same values.
+    @concurrent
+    private static func firstDifference(_ keys: [Key], _ digests: [ValueDigest], _ models: [REPLChild]) async -> Int? {
+        guard models.count == keys.count else { return min(models.count, keys.count) }
+        for i in models.indices where models[i].identifier != keys[i] || models[i].digest != digests[i] { return i }
+        return nil
     }
 }
 
