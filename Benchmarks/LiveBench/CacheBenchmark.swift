@@ -16,9 +16,15 @@ enum CacheBenchmark {
         var cacheSeconds: Double
         /// From the cached batch to the server's value applied (nothing changed).
         var confirmSeconds: Double
+        /// The longest main-actor stall while the server's value was applied.
+        var confirmStallSeconds: Double
         /// saveCache(), and the file's size.
         var saveSeconds: Double
         var fileBytes: Int
+        /// Then 100 children changed one by one: saveCache() and the bytes
+        /// it added to the file, per changed child.
+        var changedSaveSeconds: Double
+        var bytesPerChangedChild: Double
     }
 
     static func run(children: Int) async throws -> Figures {
@@ -48,19 +54,36 @@ enum CacheBenchmark {
         // From the cache: the first batch, then the server's confirmation.
         let cached = try make()
         var cachedAt: UInt64 = 0
+        let probe = StallProbe()
         let watch = cached.observeStatus { status in
-            if status == .cached { cachedAt = DispatchTime.now().uptimeNanoseconds }
+            guard status == .cached else { return }
+            cachedAt = DispatchTime.now().uptimeNanoseconds
+            probe.start()
         }
         defer { watch.cancel() }
         let cacheSeconds = try await timeToFirstBatch(cached)
+        let confirmStall = probe.stop()
         guard cachedAt != 0 else { throw BenchError("the second start did not show the cached children") }
         let confirmSeconds = Double(DispatchTime.now().uptimeNanoseconds - cachedAt) / 1e9
         guard cached.collection.count == children, cached.status == .live else {
             throw BenchError("the cached start holds \(cached.collection.count) of \(children) children, \(cached.status)")
         }
+
+        // 100 children changed one by one, then saved.
+        try await cached.saveCache()
+        let file = directory + "/" + files[0]
+        let before = try FileManager.default.attributesOfItem(atPath: file)[.size] as! Int
+        for i in 0..<100 {
+            try await cached.receive(.put, at: DatabasePath("/k\(i * (children / 100))/t"), json: #""changed \#(i)""#)
+        }
+        let changedStart = DispatchTime.now().uptimeNanoseconds
+        try await cached.saveCache()
+        let changedSaveSeconds = Double(DispatchTime.now().uptimeNanoseconds - changedStart) / 1e9
+        let after = try FileManager.default.attributesOfItem(atPath: file)[.size] as! Int
         cached.stop()
         return Figures(networkSeconds: networkSeconds, cacheSeconds: cacheSeconds, confirmSeconds: confirmSeconds,
-                       saveSeconds: saveSeconds, fileBytes: fileBytes)
+                       confirmStallSeconds: confirmStall, saveSeconds: saveSeconds, fileBytes: fileBytes,
+                       changedSaveSeconds: changedSaveSeconds, bytesPerChangedChild: Double(after - before) / 100)
     }
 
     /// Starts `collection`; returns the seconds from start() to its first
