@@ -117,6 +117,21 @@ public final class SortedCollection<Model: LiveModelProtocol> {
         return all
     }
 
+    /// The models at `positions`, in order: a page of the collection.
+    /// - Complexity: O(k + log n) for k positions.
+    public func models(in positions: Range<Int>) -> [Model] {
+        precondition(positions.lowerBound >= 0 && positions.upperBound <= count,
+                     "positions \(positions) out of 0..<\(count)")
+        var page: [Model] = []
+        page.reserveCapacity(positions.count)
+        guard !positions.isEmpty else { return page }
+        backend.forEach(from: positions.lowerBound) { model in
+            page.append(model)
+            return page.count < positions.count
+        }
+        return page
+    }
+
     // MARK: Changing
 
     /// Adds `model`, or replaces the model with the same identifier (which may

@@ -1,6 +1,12 @@
 // Snapshot+Editing.swift — a child snapshot made from the JSON text of
 // others, without building their values.
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension Snapshot {
     /// Calls `body` with this snapshot's JSON text exactly as received
     /// (export members included); nil when nothing exists here.
@@ -103,4 +109,19 @@ extension Snapshot {
     /// ``appendText(to:)`` appends); 0 when nothing exists here.
     /// - Complexity: O(1).
     package var textCount: Int { withText { $0.count } ?? 0 }
+}
+
+extension Snapshot {
+    /// Whether this snapshot holds the same data as `other`, priorities
+    /// below the top included when `priorities`: the same JSON text
+    /// decides at once; otherwise their ``digest(priorities:)``s do.
+    /// - Complexity: O(size of the texts).
+    package func holdsSameData(as other: Snapshot, priorities: Bool) -> Bool {
+        let sameText = withText { mine in
+            other.withText { theirs in
+                mine.count == theirs.count && (mine.count == 0 || memcmp(mine.baseAddress!, theirs.baseAddress!, mine.count) == 0)
+            } ?? false
+        } ?? !other.exists
+        return sameText || digest(priorities: priorities) == other.digest(priorities: priorities)
+    }
 }

@@ -92,9 +92,23 @@ public struct Snapshot: Sendable {
     /// The children in query order: by ``sortValue`` under the order the
     /// snapshot was parsed with, then by key (Firebase's order), as
     /// `DataSnapshot.children` iterates them. Values are not parsed.
-    /// - Complexity: O(n log n) comparisons for n children.
+    /// - Complexity: O(n log n) comparisons for n children: made by the
+    ///   core's index in bulk for a parsed document.
     public func orderedChildren() -> [Snapshot] {
-        children.sorted { a, b in
+        let all = Array(children)
+        if all.count > 1, case .root(let document) = location {
+            let index = CoreIndex()
+            if index.build(fromChildrenOf: self, order: document.order), index.count == all.count {
+                var ordered: [Snapshot] = []
+                ordered.reserveCapacity(all.count)
+                index.forEachID { id in
+                    ordered.append(all[Int(id)])
+                    return true
+                }
+                return ordered
+            }
+        }
+        return all.sorted { a, b in
             let byValue = SortValue.compare(a.sortValue, b.sortValue)
             if byValue != 0 { return byValue < 0 }
             guard let ka = a.key, let kb = b.key else { return false }
