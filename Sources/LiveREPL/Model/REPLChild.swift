@@ -67,6 +67,17 @@ public struct REPLChild: LiveModelProtocol, Sendable {
         }
     }
 
+    /// Whether the child's value is that of `snapshot` (priorities left
+    /// out, as in ``dictionary``): the same text decides at once, otherwise
+    /// the digests do.
+    /// - Complexity: O(size of the values' JSON text), without building them.
+    func holdsValue(of snapshot: Snapshot) -> Bool {
+        switch content {
+        case .snapshot(let mine): return mine.holdsSameData(as: snapshot, priorities: false)
+        case .value: return digest == snapshot.digest(priorities: false)
+        }
+    }
+
     /// The value at `path` inside the child (null when missing or when the
     /// path passes through a primitive), as `orderByChild` reads it.
     /// - Complexity: O(size of the child) for a received child: only the

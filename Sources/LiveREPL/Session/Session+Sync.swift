@@ -20,20 +20,19 @@ extension Session {
     /// - Throws: ``REPLError/outOfSync(command:seconds:detail:)`` when the
     ///   collection still differs after `seconds`; ``REPLError/database(_:)``
     ///   when the server cannot be read.
-    /// - Complexity: O(n) per collection update while waiting, for n children: the models are
-    ///   taken on the main actor, their digests compared away from it.
+    /// - Complexity: O(n) per collection update while waiting, for n children: the rows are
+    ///   taken on the main actor a chunk at a time, and compared away from it.
     @discardableResult
     func waitUntilCurrent(command: String, seconds: Double) async throws(REPLError) -> Int {
         guard client != nil else { return firebase.collection.count }
         // The writes made first: the server's answer is to hold them.
         await finishWrites(seconds: seconds)
         var expected = try await serverAnswer()
-        if await expected.matches(firebase.collection) { return expected.keys.count }
         let waiter = SyncWaiter()
-        // Compared after each update, one comparison at a time: an update
-        // while one runs asks for one more when it ends.
+        // Compared now and after each update, one comparison at a time: an
+        // update while one runs asks for one more when it ends.
         var comparing = false, again = false
-        let watch = firebase.observeValue { [unowned self] in
+        func compare() {
             guard !comparing else { return again = true }
             comparing = true
             Task { @MainActor in
@@ -44,6 +43,8 @@ extension Session {
                 comparing = false
             }
         }
+        let watch = firebase.observeValue { compare() }
+        compare()
         defer { watch.cancel() }
         let timer = Task { @MainActor in
             try? await Task.sleep(for: .milliseconds(Int((seconds * 1000).rounded(.up))))
@@ -58,7 +59,7 @@ extension Session {
     }
 
     private func serverAnswer() async throws(REPLError) -> ServerAnswer {
-        guard let client else { return ServerAnswer(keys: [], digests: []) }
+        guard let client else { return ServerAnswer(children: [], keys: []) }
         let snapshot: Snapshot
         do { snapshot = try await client.get(query: firebase.effectiveQuery) } catch { throw .database(error) }
         // The rows are the children that meet the --where conditions.
@@ -66,35 +67,46 @@ extension Session {
     }
 }
 
-/// The server's answer to a query: its children in order, and the digests
-/// of their values (priorities left out, as a row's value).
+/// The server's answer to a query: its children in order.
 struct ServerAnswer: Sendable {
+    var children: [Snapshot]
     var keys: [Key]
-    var digests: [ValueDigest]
+
+    /// How many rows are compared away from the main actor at a time: the
+    /// main actor takes them in a few milliseconds.
+    static let chunk = 16_384
 
     /// The children of `snapshot` that `filter` accepts, in the query's
     /// order, made away from the main actor.
-    /// - Complexity: O(n log n) for n children, and their digests.
+    /// - Complexity: O(n log n) for n children.
     @concurrent
     static func make(_ snapshot: Snapshot, filter: (@Sendable (Snapshot) -> Bool)?) async -> ServerAnswer {
-        var answer = ServerAnswer(keys: [], digests: [])
-        for child in snapshot.orderedChildren() {
-            guard let key = child.key, filter?(child) ?? true else { continue }
-            answer.keys.append(key)
-            answer.digests.append(child.digest(priorities: false))
-        }
-        return answer
+        var children = snapshot.orderedChildren()
+        if let filter { children.removeAll { !filter($0) } }
+        children.removeAll { $0.key == nil }
+        return ServerAnswer(children: children, keys: children.map { $0.key! })
     }
 
     /// Whether `collection` holds exactly these children, in this order,
-    /// with these values: its models are taken on the main actor and
-    /// compared away from it.
-    /// - Complexity: O(n) to take the models, then O(size of their values)
-    ///   away from the main actor.
+    /// with these values: its rows are taken on the main actor a chunk at
+    /// a time and compared away from it; a change of the collection
+    /// meanwhile makes it false (the next comparison follows the change).
+    /// - Complexity: O(n) for n rows, O(``chunk``) at a time on the main actor.
     @MainActor
     func matches(_ collection: SortedCollection<REPLChild>) async -> Bool {
         guard collection.count == keys.count else { return false }
-        return await Self.firstDifference(keys, digests, collection.models) == nil
+        var changed = false
+        let token = collection.observeUpdates { _ in changed = true }
+        defer { token.cancel() }
+        var start = 0
+        while start < keys.count {
+            guard !changed, collection.count == keys.count else { return false }
+            let end = min(keys.count, start + Self.chunk)
+            let page = collection.models(in: start..<end)
+            guard await Self.same(page, children[start..<end]) else { return false }
+            start = end
+        }
+        return !changed
     }
 
     /// How `collection` differs, in a few words.
@@ -107,17 +119,15 @@ struct ServerAnswer: Sendable {
             return "\(here.count) children here, \(keys.count) on the server (\(missing) missing, \(extra) extra"
                 + (missing == 0 && extra == 0 ? ", in another order)" : ")")
         }
-        let stale = zip(models, digests).filter { $0.digest != $1 }.map(\.0.identifier.string)
+        let stale = zip(models, children).filter { !$0.holdsValue(of: $1) }.map(\.0.identifier.string)
         return "\(stale.count) children with other values here: \(stale.prefix(5).joined(separator: ", "))"
     }
 
-    /// The first position where `models` differ from `keys` and `digests`;
-    /// nil when they are the same children with the same values.
+    /// Whether `models` are `children`, key by key and value by value.
     @concurrent
-    private static func firstDifference(_ keys: [Key], _ digests: [ValueDigest], _ models: [REPLChild]) async -> Int? {
-        guard models.count == keys.count else { return min(models.count, keys.count) }
-        for i in models.indices where models[i].identifier != keys[i] || models[i].digest != digests[i] { return i }
-        return nil
+    private static func same(_ models: [REPLChild], _ children: ArraySlice<Snapshot>) async -> Bool {
+        guard models.count == children.count else { return false }
+        return zip(models, children).allSatisfy { $0.identifier == $1.key && $0.holdsValue(of: $1) }
     }
 }
 
