@@ -26,6 +26,16 @@ struct SortedCollectionTests {
         #expect(c.model(for: "a")?.score == 2 && c.model(for: "z") == nil)
     }
 
+    @Test("a page of rows: models(in:) is the slice of models, in either order kind", arguments: [false, true])
+    func pages(swiftOrder: Bool) throws {
+        let c = swiftOrder ? SortedCollection<Card>(sortedBy: { $0.score ?? 0 }) : SortedCollection<Card>(order: .child("score"))
+        for i in 0..<50 { try c.add(item(try Key("k\(i)"), Double((i * 7) % 13))) }
+        let all = c.models.map(\.identifier)
+        for range in [0..<0, 0..<1, 3..<17, 40..<50, 0..<50, 49..<50, 25..<25] {
+            #expect(c.models(in: range).map(\.identifier) == Array(all[range]), "\(range)")
+        }
+    }
+
     @Test("default order is priority then key: models without priority order by key")
     func defaultOrder() throws {
         let c = SortedCollection<Card>()
