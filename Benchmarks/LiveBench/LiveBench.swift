@@ -14,7 +14,7 @@ struct LiveBench: AsyncParsableCommand {
         """)
 
     enum Part: String, ExpressibleByArgument, CaseIterable {
-        case load, events, collection, sections, server, firebase, json, cache
+        case load, events, collection, sections, server, firebase, json, cache, client
         /// Only the server's write latency with limited query listeners (part of `server`).
         case serverWindow = "server-window"
     }
@@ -31,7 +31,7 @@ struct LiveBench: AsyncParsableCommand {
     @Option(help: "Runs per figure; the median is reported.")
     var repeats = 3
 
-    @Option(parsing: .upToNextOption, help: "Which parts to run (load, events, collection, sections, server, firebase, json, cache; server-window runs only the server's figure with limited query listeners).")
+    @Option(parsing: .upToNextOption, help: "Which parts to run (load, events, collection, sections, server, firebase, json, cache, client; server-window runs only the server's figure with limited query listeners).")
     var only: [Part] = Part.allCases
 
     @Flag(help: "Skip the Foundation JSONSerialization baseline (about 10 s at 1M children).")
@@ -64,6 +64,22 @@ struct LiveBench: AsyncParsableCommand {
         if only.contains(.firebase) { try await runFirebase() }
         if only.contains(.json) { try runJSON() }
         if only.contains(.cache) { try await runCache() }
+        if only.contains(.client) { try await runClient() }
+    }
+
+    @MainActor
+    private func runClient() async throws {
+        var r = Report(title: "The client path without a server: stream texts parsed and applied, 100 sections observed (mode all, orderByChild)")
+        for children in quick ? [20_000] : clientSizes {
+            var runs: [ClientPathBenchmark.Figures] = []
+            for _ in 0..<repeats { runs.append(try await ClientPathBenchmark.run(children: children, changes: quick ? 2_000 : clientChanges)) }
+            let parses = Timing.median(runs.map(\.parsesPerSecond))
+            r.add("single changes per second, \(children) children", Timing.median(runs.map(\.singlesPerSecond)), unit: "/s",
+                  against: ("their texts parsed alone", parses))
+            r.add("  children per second in patches of \(ClientPathBenchmark.patchSize)",
+                  Timing.median(runs.map(\.patchedPerSecond)), unit: "/s")
+        }
+        r.print()
     }
 
     @MainActor
@@ -77,8 +93,11 @@ struct LiveBench: AsyncParsableCommand {
                   against: ("from the server over loopback", network * 1e3))
             r.add("  then the server's value applied (nothing changed)", Timing.median(runs.map(\.confirmSeconds)) * 1e3,
                   unit: "ms")
+            r.add("  its longest main-actor stall", Timing.median(runs.map(\.confirmStallSeconds)) * 1e3, unit: "ms")
             r.add("  saveCache(), \(Timing.median(runs.map { Double($0.fileBytes) }) / 1e6) MB file",
                   Timing.median(runs.map(\.saveSeconds)) * 1e3, unit: "ms")
+            r.add("  saveCache() after 100 children changed, \(Timing.median(runs.map(\.bytesPerChangedChild))) bytes each",
+                  Timing.median(runs.map(\.changedSaveSeconds)) * 1e3, unit: "ms")
         }
         r.print()
     }
@@ -117,6 +136,12 @@ struct LiveBench: AsyncParsableCommand {
 
     @Option(parsing: .upToNextOption, help: "Children at the location in the LiveFirebase end-to-end benchmark.")
     var firebaseSizes: [Int] = [1_000, 100_000]
+
+    @Option(help: "Single changes in the client-path benchmark (and as many children in patches).")
+    var clientChanges = 20_000
+
+    @Option(parsing: .upToNextOption, help: "Children in the client-path benchmark.")
+    var clientSizes: [Int] = [100_000, 1_000_000]
 
     @Option(parsing: .upToNextOption, help: "Children at the location in the cache-first start benchmark.")
     var cacheSizes: [Int] = [100_000, 1_000_000]

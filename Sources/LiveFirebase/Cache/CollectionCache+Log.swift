@@ -99,8 +99,12 @@ extension CollectionCache {
             merged.append(UInt8(ascii: ":"))
             _ = value.appendText(to: &merged)
         }
-        for child in whole.data.children {
-            guard let key = child.key, changed[key] == nil else { continue }
+        // Of a key given twice, the last holds.
+        let base = Array(whole.data.children)
+        var last: [Key: Int] = [:]
+        for (i, child) in base.enumerated() { if let key = child.key { last[key] = i } }
+        for (i, child) in base.enumerated() {
+            guard let key = child.key, last[key] == i, child.exists, changed[key] == nil else { continue }
             member(key, child)
         }
         for key in keys {

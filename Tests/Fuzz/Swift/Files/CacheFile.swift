@@ -14,38 +14,62 @@ func checkCache(_ text: ArraySlice<UInt8>, header: [UInt8], cut: Int, shared: Bo
         let cache = CollectionCache(directory: dir + "/cache")
         do { try cache.makeDirectory() } catch { fail("cannot make the cache directory: \(error)") }
         let file = cache.path(for: identity)
-        let whole = header + text
         let cutText = header + text.prefix(cut)
         let context = { "cache file \(shown(cutText))" }
 
-        // The model: read when the first line is a header naming the identity, format 1.
-        func expected(_ bytes: [UInt8]) -> ArraySlice<UInt8>? {
-            guard let newline = bytes.firstIndex(of: newline),
-                  case .object(let members)? = try? JSONValue(parsingUTF8: bytes[..<newline]),
-                  members["identity"] == .string(identity), members["format"] == .number(1) else { return nil }
-            return bytes[(newline + 1)...]
+        // The model: the header line exactly, then a put at the root, then
+        // puts of one child each, every line whole (a torn last one is not
+        // a line); the children are the first put's with each later one
+        // applied, by key, compared by digest.
+        func expected(_ bytes: [UInt8]) -> [Key: ValueDigest]? {
+            var lines: [ArraySlice<UInt8>] = []
+            var start = 0
+            while let end = bytes[start...].firstIndex(of: newline) {
+                lines.append(bytes[start..<end])
+                start = end + 1
+            }
+            guard lines.count >= 2, Array(lines[0]) + [newline] == CollectionCache.header(identity),
+                  let whole = try? StreamPayload.parse(json: lines[1], kind: .put, order: .key),
+                  whole.path.isRoot else { return nil }
+            var children = digests(whole.data)
+            for line in lines.dropFirst(2) {
+                guard let change = try? StreamPayload.parse(json: line, kind: .put, order: .key),
+                      change.path.keys.count == 1, let key = change.path.keys.first else { return nil }
+                children[key] = change.data.exists ? change.data.digest() : nil
+            }
+            return children
         }
         write(cutText, to: file)
         if shared {
             // Others may write to the directory: nothing in it is read.
             chmod(dir + "/cache", 0o770)
-            if cache.load(identity) != nil { fail("a cache file was read from a directory others may write to: \(context())") }
+            if cache.load(identity, order: .key) != nil { fail("a cache file was read from a directory others may write to: \(context())") }
             chmod(dir + "/cache", 0o700)
         }
-        let loaded = cache.load(identity)
+        let loaded = cache.load(identity, order: .key)
         let model = expected(cutText)
-        trace("cache of \(cutText.count) bytes: " + (loaded.map { "read \($0.count) bytes, "
-              + ((try? StreamPayload.parse(json: $0, kind: .put, order: .key)) != nil ? "a payload" : "not a payload") } ?? "not read"))
-        if loaded.map(Array.init) != model.map(Array.init) {
-            fail("the cache read \(loaded.map { shown($0) } ?? "nothing"), not \(model.map { shown($0) } ?? "nothing"): \(context())")
+        trace("cache of \(cutText.count) bytes: " + (loaded.map { "read \($0.payload.data.childrenCount) children" } ?? "not read"))
+        guard let loaded else {
+            if let model { fail("the cache read nothing, not \(model.count) children: \(context())") }
+            return
         }
-        // A payload cut short never parses as one, however the file was cut.
-        guard let cutPayload = loaded, let wholePayload = expected(whole),
-              (try? StreamPayload.parse(json: wholePayload, kind: .put, order: .key)) != nil else { return }
-        let lost = wholePayload.dropFirst(cutPayload.count)
-        let space: Set<UInt8> = [0x20, 0x0A, 0x0D, 0x09]
-        if lost.contains(where: { !space.contains($0) }), (try? StreamPayload.parse(json: cutPayload, kind: .put, order: .key)) != nil {
-            fail("a cached payload cut short parses: \(shown(cutPayload)) of \(shown(wholePayload))")
+        guard let model else { return fail("the cache read \(loaded.payload.data.childrenCount) children, not nothing: \(context())") }
+        if digests(loaded.payload.data) != model {
+            fail("the cache read other children than its lines say: \(context())")
+        }
+        if loaded.file.bytes > cutText.count || cutText[loaded.file.bytes - 1] != newline {
+            fail("the cache's length \(loaded.file.bytes) does not end a whole line: \(context())")
         }
     }
+}
+
+/// The digests of the children of `value` by key (the last of a key given
+/// twice), leaving out those that do not exist.
+private func digests(_ value: Snapshot) -> [Key: ValueDigest] {
+    var out: [Key: ValueDigest] = [:]
+    for child in value.children {
+        guard let key = child.key else { continue }
+        out[key] = child.exists ? child.digest() : nil
+    }
+    return out
 }

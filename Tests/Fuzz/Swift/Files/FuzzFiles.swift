@@ -25,8 +25,10 @@
 //   WriteQueue.maxID; cut in the middle of a line it loads what its whole
 //   lines alone load; what a load leaves on disk loads again the same, and
 //   a write removed and one appended after a load are there at the next;
-// - a cache file is read only when its header names the identity, only
-//   from a private directory, and a cached payload cut short never parses.
+// - a cache file is read only when its header names the identity and the
+//   format, only from a private directory; it reads as its children line
+//   with each whole change line after it applied (a torn last line is
+//   ignored), or not at all when one of those lines is not what it should be.
 
 import CFuzzDriver
 import Foundation
@@ -73,8 +75,13 @@ public func fuzzFiles(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var cacheHeader: [UInt8] = []
     if flags & 8 != 0 {
         let identity = #"["","https://db.example.com/rooms",["$key",null,null,null]]"#
-        cacheHeader = JSONValue.object(["format": .number(1), "identity": .string(identity)]).jsonBytes(sortedKeys: true)
-        cacheHeader.append(newline)
+        if flags & 4 != 0 {
+            // An older format: never read.
+            cacheHeader = JSONValue.object(["format": .number(1), "identity": .string(identity)]).jsonBytes(sortedKeys: true)
+            cacheHeader.append(newline)
+        } else {
+            cacheHeader = CollectionCache.header(identity)
+        }
     }
     checkCache(second, header: cacheHeader, cut: cut, shared: flags & 16 != 0)
     return 0
