@@ -53,7 +53,7 @@ func checkCache(_ text: ArraySlice<UInt8>, header: [UInt8], cut: Int, shared: Bo
             if let model { fail("the cache read nothing, not \(model.count) children: \(context())") }
             return
         }
-        guard let model else { return fail("the cache read \(loaded.payload.data.childrenCount) children, not nothing: \(context())") }
+        guard let model else { fail("the cache read \(loaded.payload.data.childrenCount) children, not nothing: \(context())") }
         if digests(loaded.payload.data) != model {
             fail("the cache read other children than its lines say: \(context())")
         }
