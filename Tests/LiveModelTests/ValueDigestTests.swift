@@ -2,7 +2,7 @@
 // of a value, different when the value or a priority differs, and the same
 // for a child and for the whole document holding that value.
 
-import LiveModel
+@testable import LiveModel
 import Testing
 
 @Suite struct ValueDigestTests {
@@ -51,5 +51,19 @@ import Testing
         #expect(Snapshot.absent(key: "k").digest() == .absent)
         #expect(try digest("1") != .absent)
         #expect(ValueDigest.absent.description == String(repeating: "0", count: 32))
+    }
+
+    @Test("holdsSameData: the same text at once, another spelling by digest, priorities only when asked")
+    func sameData() throws {
+        func child(_ json: String) throws -> Snapshot { try Snapshot.parse(json: #"{"k":"# + json + "}").child("k") }
+        let a = try child(#"{"x":1,"y":"é"}"#)
+        #expect(a.holdsSameData(as: try child(#"{"x":1,"y":"é"}"#), priorities: true))
+        #expect(a.holdsSameData(as: try child(#"{"y":"\u00e9","x":1.0}"#), priorities: true))
+        #expect(!a.holdsSameData(as: try child(#"{"x":2,"y":"é"}"#), priorities: false))
+        let p = try child(#"{"x":1,"y":"é",".priority":3}"#)
+        #expect(a.holdsSameData(as: p, priorities: false) && !a.holdsSameData(as: p, priorities: true))
+        #expect(Snapshot.absent(key: "k").holdsSameData(as: .absent(key: "j"), priorities: true))
+        #expect(!a.holdsSameData(as: .absent(key: "k"), priorities: false))
+        #expect(!Snapshot.absent(key: "k").holdsSameData(as: a, priorities: false))
     }
 }

@@ -151,10 +151,10 @@ extension FirebaseCollection {
             for child in view.visible {
                 guard let key = child.key, kept[key] != nil else { continue }
                 // Shown (or being prepared) with the same data: it stays.
-                // Compared by the core's digests: neither value is built.
+                // Compared by their texts, then the core's digests: neither value is built.
                 if collection.model(for: key) != nil || feed.isPreparing(key),
                    let before = shown[key], before.priority == child.priority,
-                   before.digest(priorities: false) == child.digest(priorities: false) { continue }
+                   before.holdsSameData(as: child, priorities: false) { continue }
                 feed.receive(child)
             }
         }

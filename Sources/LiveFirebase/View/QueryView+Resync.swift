@@ -28,7 +28,7 @@ extension QueryView {
 
     /// Compares `value` (a whole value of the location) with the children
     /// `held` (a view's ``cache``, taken at `version`): a child whose data,
-    /// priorities at every level included, is the same by the core's digests
+    /// priorities at every level included, is the same (the same text, or else the same core digest)
     /// is not touched.
     /// - Complexity: O(n) digests and dictionary operations for n children;
     ///   meant to run away from the view's owner.
@@ -40,7 +40,7 @@ extension QueryView {
         for child in value.children {
             guard let key = child.key else { continue }
             incoming.insert(key)
-            if next[key] == nil, let old = held[key], old.digest(priorities: true) == child.digest(priorities: true) {
+            if next[key] == nil, let old = held[key], old.holdsSameData(as: child, priorities: true) {
                 kept[key] = child
                 continue
             }

@@ -178,8 +178,8 @@ final class QueryView {
             }
             guard let key = path.first else {
                 // The whole location: every child is replaced or removed. A
-                // child held with the same data (compared by the core's
-                // digests) stays where it is: a resync touches only what
+                // child held with the same data (compared by their texts,
+                // then the core's digests) stays where it is: a resync touches only what
                 // changed.
                 isComplete = true
                 cacheIsFiltered = filtered
@@ -192,7 +192,7 @@ final class QueryView {
                         stage(k, overlaid(k, on: child))
                         continue
                     }
-                    if next[k] == nil, let held = cache[k], held.digest(priorities: true) == child.digest(priorities: true) {
+                    if next[k] == nil, let held = cache[k], held.holdsSameData(as: child, priorities: true) {
                         // The same data, priorities at every level included:
                         // the new snapshot is kept (the old one's document
                         // can go), with no event and the same place.
@@ -402,9 +402,9 @@ final class QueryView {
                 // As Firebase: a change, preceded by a move when the order's
                 // indexed part of the child changed.
                 let old = c.old!, snapshot = c.new!
-                // Compared by the core's digests: neither value is built.
+                // Compared by their texts, then the core's digests: neither value is built.
                 guard old.priority != snapshot.priority
-                        || old.digest(priorities: false) != snapshot.digest(priorities: false) else { break }
+                        || !old.holdsSameData(as: snapshot, priorities: false) else { break }
                 if query.order.movesChild(from: old, to: snapshot) {
                     moved.append((new, ChildEvent(kind: .moved, key: c.key, snapshot: snapshot, previousKey: previous(new))))
                 }
