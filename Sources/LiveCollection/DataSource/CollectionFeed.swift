@@ -26,6 +26,8 @@ public final class CollectionFeed<Source: ModelDataSource> {
     @usableFromInline var latest: [Key: UInt64] = [:]
     @usableFromInline var pending: [Key: Task<Void, Never>] = [:]
     @usableFromInline var counter: UInt64 = 0
+    /// Loads under way (``load(_:)`` waits for preparations).
+    @usableFromInline var loading = 0
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// A feed of `collection` through `dataSource`.
@@ -47,7 +49,17 @@ public final class CollectionFeed<Source: ModelDataSource> {
     /// - Complexity: O(log n), plus the preparation.
     public func receive(_ snapshot: Snapshot) {
         guard let key = snapshot.key else { return }
-        let gen = supersede(key)
+        // With nothing pending and no load under way, a model made at once
+        // needs no number: no other event can come between. Only events
+        // that wait are numbered, so that a long list changed over time does
+        // not keep a number for every key it ever changed.
+        let settled = pending.isEmpty && loading == 0
+        var gen: UInt64 = 0
+        if settled {
+            if !latest.isEmpty { latest[key] = nil }
+        } else {
+            gen = supersede(key)
+        }
         let current = collection.model(for: key)
         do {
             if let ready = try dataSource.prepareNow(snapshot, current: current) {
@@ -58,6 +70,7 @@ public final class CollectionFeed<Source: ModelDataSource> {
             collection.notifyFailure(key, error)
             return
         }
+        if settled { gen = supersede(key) }
         let source = dataSource
         pending[key] = Task { [weak self] in
             let result: Result<Preparation<Model>, any Error>
@@ -85,6 +98,8 @@ public final class CollectionFeed<Source: ModelDataSource> {
     ///   held, plus the preparations.
     @inlinable
     public func load(_ children: [Snapshot]) async {
+        loading += 1
+        defer { loading -= 1 }
         collection.notifyLoad(started: true)
         let loadStart = counter
         let wasEmpty = collection.isEmpty
