@@ -49,15 +49,33 @@ extension FirebaseCollection {
         guard let read, !hasLoaded, stream != nil || listensWhenOnline, identity == cacheIdentity else { return }
         // What the server changes of these children is appended to the file.
         cacheFile = read.file
-        cacheChangedKeys.removeAll()
+        _ = takeCacheChanges()
         await handle(.put(read.payload), fromCache: true)
     }
 
-    /// Notes the children an applied update changed, for the next save.
+    /// Notes the children an applied update changed, for the next save
+    /// (also while a save that will know its file runs); past a quarter of
+    /// the window, the next save writes every child instead.
     func noteCacheChanges(_ events: [ChildEvent]) {
         cacheChanges &+= 1
-        guard cache != nil, cacheFile != nil else { return }
+        guard cache != nil, !cacheChangesOverflow else { return }
         for event in events { cacheChangedKeys.insert(event.key) }
+        if cacheChangedKeys.count > cacheChangeLimit {
+            cacheChangesOverflow = true
+            cacheChangedKeys.removeAll()
+        }
+    }
+
+    /// The most changed children a save appends; more are written whole.
+    private var cacheChangeLimit: Int { max(16, view.count / 4) }
+
+    /// Takes the changes noted so far, for a save.
+    private func takeCacheChanges() -> (keys: Set<Key>, overflow: Bool) {
+        defer {
+            cacheChangedKeys.removeAll()
+            cacheChangesOverflow = false
+        }
+        return (cacheChangedKeys, cacheChangesOverflow)
     }
 
     /// Whether what is shown may be saved: the server confirmed it, no new
@@ -101,9 +119,9 @@ extension FirebaseCollection {
     /// - Complexity: O(t log n) for t changed children; O(n) for a whole save.
     private func cacheWork() -> CacheWork {
         let identity = cacheIdentity
-        if let file = cacheFile, file.identity == identity, cacheChangedKeys.count <= max(16, view.count / 4) {
-            let changes = cacheChangedKeys.map { ($0, view.shownChild($0) ?? .absent(key: $0)) }
-            return .changes(changes, file)
+        let changed = takeCacheChanges()
+        if let file = cacheFile, file.identity == identity, !changed.overflow {
+            return .changes(changed.keys.map { ($0, view.shownChild($0) ?? .absent(key: $0)) }, file)
         }
         return .whole(view.visible, identity)
     }
@@ -117,7 +135,6 @@ extension FirebaseCollection {
         }
         cacheWriting = true
         let work = cacheWork(), changes = cacheChanges
-        cacheChangedKeys.removeAll()
         lastCacheWrite = Task { [weak self] in
             let result = await Self.write(work, to: cache)
             self?.finishCacheWrite(result, changes: changes)
@@ -178,7 +195,6 @@ extension FirebaseCollection {
         while let cache, canSaveCache, cacheChanges != cacheSavedChanges, !isTooLargeForCache {
             cacheWriting = true
             let work = cacheWork(), changes = cacheChanges
-            cacheChangedKeys.removeAll()
             let result = await Self.write(work, to: cache)
             if case .success(.needsWhole) = result {
                 // Appending was refused: written whole now.

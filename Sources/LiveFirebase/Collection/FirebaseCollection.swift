@@ -119,6 +119,7 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     /// so the next save writes it whole), and the children changed since.
     var cacheFile: CacheFile?
     var cacheChangedKeys = Set<Key>()
+    var cacheChangesOverflow = false
     /// How many children the window held when they were found too large to
     /// keep: nothing is saved again until it holds fewer.
     var cacheTooLargeAt: Int?

@@ -57,6 +57,26 @@ struct FirebaseCollectionCacheLogTests {
         _ = try? await start.value
     }
 
+    @Test("a change while the first save is being written is in the next save")
+    func changeDuringFirstSave() async throws {
+        let cache = CollectionCache(directory: Fixture.directory())
+        let c = try Fixture.make(cache)
+        defer { c.stop() }
+        try await c.receive(.put, at: .root, json: Tests.value(50))
+        // The save starts; the change is applied before it ends.
+        c.saveCacheSoon(now: true)
+        try await c.receive(.put, at: DatabasePath("/k3"), json: #"{"s": 300}"#)
+        try await c.saveCache()
+        #expect(try Self.read(cache, c.cacheIdentity).last == "k3=300")
+        // Many changes at once: the file is written whole, and holds them.
+        var many: [String] = []
+        for i in 0..<40 { many.append(#""k\#(i)/s": \#(1000 + i)"#) }
+        try await c.receive(.patch, at: .root, json: "{" + many.joined(separator: ",") + "}")
+        try await c.saveCache()
+        #expect(try Self.lines(cache.path(for: c.cacheIdentity)).count == 2)
+        #expect(try Self.read(cache, c.cacheIdentity).suffix(2) == ["k38=1038", "k39=1039"])
+    }
+
     @Test("changes that would take more than the children: the file is written whole again")
     func compacts() async throws {
         let cache = CollectionCache(directory: Fixture.directory())
