@@ -132,4 +132,32 @@ struct ObservedCollectionReentryTests {
         #expect(observed.rows.map(\.model) == collection.models)
         token.cancel()
     }
+
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    @Test("a grouped change made while another is told, with the same positions: the rows end equal to the collection")
+    func groupedInsideAGroupedHandler() throws {
+        let collection = SortedCollection<Scored>(order: .child("score"))
+        for (i, key) in ["a", "b", "c"].enumerated() { try collection.add(Scored(identifier: Key(stringLiteral: key), score: i)) }
+        var nested: (() throws -> Void)? = {
+            try collection.performBatch {
+                collection.remove("b")
+                try collection.add(Scored(identifier: "y", score: 10))
+            }
+        }
+        let token = collection.observeUpdates { _ in
+            guard let change = nested else { return }
+            nested = nil
+            try? change()
+        }
+        defer { token.cancel() }
+        let observed = ObservedCollection(collection)
+        // [a, b, c] -> [b, c, x]; inside, [b, c, x] -> [c, x, y]: both delete
+        // row 0 and insert at row 2, told to the rows in the other order.
+        try collection.performBatch {
+            collection.remove("a")
+            try collection.add(Scored(identifier: "x", score: 9))
+        }
+        #expect(observed.rows.map(\.id) == collection.models.map(\.identifier))
+        #expect(observed.rows.map(\.model) == collection.models)
+    }
 }

@@ -66,9 +66,10 @@ public final class ObservedCollection<Model: LiveModelProtocol> {
     /// Applies a change whose rows arrive, leave or move by its positions:
     /// rows updated set at their old positions, rows deleted and moved
     /// taken out from the last, rows inserted and moved put in from the
-    /// first. False, changing nothing, when the rows shown are not those
-    /// the change starts from (its positions do not hold the keys it names,
-    /// or the counts differ): then the collection's order is taken whole.
+    /// first. False, changing the array of rows not at all, when the rows
+    /// shown are not those the change starts from, or the collection has
+    /// moved on since (its positions do not hold the keys it names, or the
+    /// counts differ): then the collection's order is taken whole.
     /// - Complexity: O(t log n) for t rows told, plus moving the rows
     ///   after each position in the array.
     private func applyIncrementally(_ update: CollectionUpdate<Model>) -> Bool {
@@ -83,8 +84,11 @@ public final class ObservedCollection<Model: LiveModelProtocol> {
             where move.from >= rows.count || rows[move.from].id != model.identifier { return false }
         for position in batch.deleted
             where position >= rows.count || collection.model(for: rows[position].id) != nil { return false }
+        // Models as the collection has them now (a change told later may
+        // have replaced them already).
+        func now(_ model: Model) -> Model { collection.model(for: model.identifier) ?? model }
         var next = rows
-        for (position, model) in zip(batch.updated, update.updatedModels) { next[position].model = model }
+        for (position, model) in zip(batch.updated, update.updatedModels) { next[position].model = now(model) }
         var moving: [Key: ObservedRow<Model>] = [:]
         for position in (batch.deleted + batch.moved.map(\.from)).sorted(by: >) {
             let row = next.remove(at: position)
@@ -93,9 +97,12 @@ public final class ObservedCollection<Model: LiveModelProtocol> {
         let arrivals = zip(batch.inserted, update.insertedModels).map { ($0, $1) }
             + zip(batch.moved.map(\.to), update.movedModels).map { ($0, $1) }
         for (position, model) in arrivals.sorted(by: { $0.0 < $1.0 }) {
-            guard position <= next.count else { return false }
+            // Where the collection has that key now: otherwise a change
+            // made inside another observer's handler came between.
+            guard position <= next.count, position < collection.count,
+                  collection.key(at: position) == model.identifier else { return false }
             let row = moving.removeValue(forKey: model.identifier) ?? ObservedRow(id: model.identifier, model: model)
-            row.model = model
+            row.model = now(model)
             next.insert(row, at: position)
         }
         guard next.count == collection.count else { return false }

@@ -47,13 +47,18 @@ extension CollectionCache {
             + [UInt8(ascii: "\n")]
     }
 
-    /// The line that says child `key` is now `value` (gone when absent).
-    static func changeLine(_ key: Key, _ value: Snapshot) -> [UInt8] {
-        var line = Array(#"{"path":"#.utf8)
-        line += JSONValue.string("/" + key.string).jsonBytes()
-        line += #","data":"#.utf8
-        if !value.appendText(to: &line) { line += "null".utf8 }
-        line += "}\n".utf8
+    /// The line of one save: a `patch` at `/` whose members are the
+    /// children changed and their values now (`null` for one that left),
+    /// so that a save is read whole or not at all.
+    static func changeLine(_ changes: [(key: Key, value: Snapshot)]) -> [UInt8] {
+        var line = Array(#"{"path":"/","data":{"#.utf8)
+        for (key, value) in changes {
+            if line.last != UInt8(ascii: "{") { line.append(UInt8(ascii: ",")) }
+            line += JSONValue.string(key.string).jsonBytes()
+            line.append(UInt8(ascii: ":"))
+            if !value.appendText(to: &line) { line += "null".utf8 }
+        }
+        line += "}}\n".utf8
         return line
     }
 
@@ -65,9 +70,12 @@ extension CollectionCache {
     /// - Complexity: O(size of the file).
     func load(_ identity: String, order: QueryOrder) -> (payload: StreamPayload, file: CacheFile)? {
         let path = path(for: identity)
+        // The file's identity before and after the read: one replaced
+        // meanwhile is not taken for the one read.
         guard (try? DurableFile.checkPrivateDirectory(directory)) != nil,
+              let before = Self.status(of: path),
               let bytes = try? DurableFile.read(path, followingLinks: false),
-              let info = Self.status(of: path) else { return nil }
+              let info = Self.status(of: path), info == before, info.size == bytes.count else { return nil }
         var lines: [ArraySlice<UInt8>] = []
         var start = bytes.startIndex
         while let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
@@ -88,9 +96,12 @@ extension CollectionCache {
         var changed: [Key: Snapshot] = [:]
         var keys: [Key] = []
         for line in lines[2...] {
-            guard let change = try? StreamPayload.parse(json: line, kind: .put, order: order),
-                  change.path.keys.count == 1, let key = change.path.keys.first else { return nil }
-            if changed.updateValue(change.data, forKey: key) == nil { keys.append(key) }
+            guard let change = try? StreamPayload.parse(json: line, kind: .patch, order: order),
+                  change.path.isRoot else { return nil }
+            for update in change.updates {
+                guard update.path.keys.count == 1, let key = update.path.keys.first else { return nil }
+                if changed.updateValue(update.value, forKey: key) == nil { keys.append(key) }
+            }
         }
         var merged = Array(#"{"path":"/","data":{"#.utf8)
         func member(_ key: Key, _ value: Snapshot) {
@@ -134,10 +145,11 @@ extension CollectionCache {
             return .tooLarge
         }
         var next = 0, first = true, written = 0
+        let fileID: (device: UInt64, inode: UInt64)
         let chunkBytes = 1 << 20
         do {
             try DurableFile.makePrivateDirectory(directory)
-            try DurableFile.replace(path, mode: 0o600) { chunk in
+            fileID = try DurableFile.replace(path, mode: 0o600) { chunk in
                 defer { written += chunk.count }
                 if first {
                     first = false
@@ -160,15 +172,14 @@ extension CollectionCache {
         } catch {
             throw .cache(error.description)
         }
-        guard let info = Self.status(of: path) else { throw .cache("Cannot read the status of \(path): \(DurableFile.errnoText())") }
         evict(keeping: path)
         return .saved(CacheFile(identity: identity, bytes: written, wholeBytes: written,
-                                device: info.device, inode: info.inode))
+                                device: fileID.device, inode: fileID.inode))
     }
 
     /// Appends `changes` (children and their values now; absent for one
-    /// that left) to `file`, each line synced, then evicts what is over the
-    /// limit. ``CacheSave/needsWhole`` when the file is not `file` any more
+    /// that left) to `file` as one line, synced, then evicts what is over
+    /// the limit. ``CacheSave/needsWhole`` when the file is not `file` any more
     /// (another writer replaced, changed or deleted it), or the changes
     /// would make it longer than ``limitBytes`` or than twice its
     /// children written whole.
@@ -176,8 +187,8 @@ extension CollectionCache {
     ///   written; it is cut back to what it held.
     /// - Complexity: O(size of the changes).
     func append(_ changes: [(key: Key, value: Snapshot)], to file: CacheFile) throws(DatabaseError) -> CacheSave {
-        var record: [UInt8] = []
-        for (key, value) in changes { record += Self.changeLine(key, value) }
+        guard !changes.isEmpty else { return .saved(file) }
+        let record = Self.changeLine(changes)
         guard file.bytes + record.count <= limitBytes, file.changeBytes + record.count <= file.wholeBytes else {
             return .needsWhole
         }
@@ -195,16 +206,21 @@ extension CollectionCache {
         } catch {
             throw .cache(error.description)
         }
+        // Deleted meanwhile (evicted by another collection's save): what was
+        // appended went with it.
+        guard let now = Self.status(of: path), now.device == file.device, now.inode == file.inode else {
+            return .needsWhole
+        }
         var saved = file
         saved.bytes += record.count
         evict(keeping: path)
         return .saved(saved)
     }
 
-    /// The device and inode of the file at `path`, not following a link.
-    static func status(of path: String) -> (device: UInt64, inode: UInt64)? {
+    /// The device, inode and size of the file at `path`, not following a link.
+    static func status(of path: String) -> (device: UInt64, inode: UInt64, size: Int)? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
-        return (UInt64(info.st_dev), UInt64(info.st_ino))
+        return (UInt64(info.st_dev), UInt64(info.st_ino), Int(info.st_size))
     }
 }

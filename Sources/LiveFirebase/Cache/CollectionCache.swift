@@ -14,9 +14,9 @@ import LiveModel
 ///
 /// - **One file per location and query** (`<hash>.cache`): a log. A header
 ///   line naming them, then the children as a stream `put` at `/`, then one
-///   line per child changed since, as a stream `put` at its path (`null`
-///   when it left). A save appends the children that changed (each line
-///   synced; one that fails is cut back); the file is written anew —
+///   line per save since: a stream `patch` at `/` of the children that
+///   changed (`null` for one that left), appended and synced (one that
+///   fails is cut back); the file is written anew —
 ///   beside, synced, renamed over — when the changes appended would take
 ///   more than the children alone, or another writer changed it. A crash or
 ///   a kill at any moment leaves the last complete state readable: a torn

@@ -47,10 +47,10 @@ extension FirebaseCollection {
         // Not if something came first (a value from elsewhere, a stop), nor
         // for another query than the one read (set meanwhile).
         guard let read, !hasLoaded, stream != nil || listensWhenOnline, identity == cacheIdentity else { return }
-        // What the server changes of these children is appended to the file.
-        cacheFile = read.file
-        _ = takeCacheChanges()
         await handle(.put(read.payload), fromCache: true)
+        // Shown: what changes them from now on (and what the writes shown
+        // over them change) is appended to the file read.
+        if showsCached, identity == cacheIdentity { cacheFile = read.file }
     }
 
     /// Notes the children an applied update changed, for the next save
@@ -134,15 +134,21 @@ extension FirebaseCollection {
             return
         }
         cacheWriting = true
-        let work = cacheWork(), changes = cacheChanges
+        let work = cacheWork(), changes = cacheChanges, forgets = cacheForgets
         lastCacheWrite = Task { [weak self] in
             let result = await Self.write(work, to: cache)
-            self?.finishCacheWrite(result, changes: changes)
+            self?.finishCacheWrite(result, changes: changes, forgets: forgets)
         }
     }
 
-    private func finishCacheWrite(_ result: Result<CacheSave, DatabaseError>, changes: Int) {
+    private func finishCacheWrite(_ result: Result<CacheSave, DatabaseError>, changes: Int, forgets: Int) {
         cacheWriting = false
+        guard forgets == cacheForgets else {
+            // Refused by the server while it was written: not kept.
+            cacheFile = nil
+            cache?.remove(cacheIdentity)
+            return
+        }
         switch result {
         case .success(.saved(let file)):
             cacheFile = file
@@ -194,7 +200,7 @@ extension FirebaseCollection {
         while cacheWriting, let writing = lastCacheWrite { await writing.value }
         while let cache, canSaveCache, cacheChanges != cacheSavedChanges, !isTooLargeForCache {
             cacheWriting = true
-            let work = cacheWork(), changes = cacheChanges
+            let work = cacheWork(), changes = cacheChanges, forgets = cacheForgets
             let result = await Self.write(work, to: cache)
             if case .success(.needsWhole) = result {
                 // Appending was refused: written whole now.
@@ -202,8 +208,7 @@ extension FirebaseCollection {
                 cacheFile = nil
                 continue
             }
-            cacheDirty = false
-            finishCacheWrite(result, changes: changes)
+            finishCacheWrite(result, changes: changes, forgets: forgets)
             _ = try result.get()
             return
         }
@@ -211,6 +216,7 @@ extension FirebaseCollection {
 
     /// Forgets the cached children of a collection the server refused.
     func forgetCache() {
+        cacheForgets += 1
         cacheConfirmed = false
         cacheFile = nil
         cache?.remove(cacheIdentity)

@@ -100,10 +100,16 @@ extension FirebaseCollection {
         }
         var planned: [ChildEvent]?
         if isWhole, !firstLoad {
+            let before = view
             switch await applyWholeInBackground(payload, filtered: filtered) {
             case .applied(let events, _): planned = events
             case .dropped: return
-            case .declined: break
+            case .declined:
+                // Another view or query came meanwhile: decided again from
+                // the start, as if the value came now.
+                if view !== before || replacing != nil || !hasLoaded {
+                    return await apply(payload, filtered: filtered, fromCache: fromCache)
+                }
             }
         }
         let events = planned ?? view.apply(payload, filtered: filtered)

@@ -67,7 +67,9 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     typealias BulkFill = @Sendable (Snapshot, Int, QueryOrder, @escaping @Sendable (Snapshot) throws -> Preparation<Model>)
         -> sending PreparedFill<Model>?
     let bulkFill: BulkFill
-    var view: QueryView
+    /// (Another view, another query's window: the next save writes its
+    /// children whole.)
+    var view: QueryView { didSet { if view !== oldValue { cacheFile = nil } } }
     let opener: StreamOpener
     var stream: OpenedStream?
     var consumer: Task<Void, Never>?
@@ -120,6 +122,9 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     var cacheFile: CacheFile?
     var cacheChangedKeys = Set<Key>()
     var cacheChangesOverflow = false
+    /// Counts the times the server refused the collection (its file was
+    /// deleted): a save under way then is not kept.
+    var cacheForgets = 0
     /// How many children the window held when they were found too large to
     /// keep: nothing is saved again until it holds fewer.
     var cacheTooLargeAt: Int?

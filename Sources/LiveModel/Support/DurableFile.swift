@@ -77,10 +77,12 @@ package enum DurableFile {
     ///     replaces, and makes a new file `0600` (readable by its owner
     ///     alone).
     ///   - next: Appends the next piece to its buffer; false after the last.
+    /// - Returns: The device and inode of the file written (now at `path`).
     /// - Throws: ``Failure`` naming the file and the reason; `path` is then
     ///   unchanged and the temporary file removed.
+    @discardableResult
     package static func replace(_ path: String, mode: mode_t? = nil,
-                                with next: (inout [UInt8]) -> Bool) throws(Failure) {
+                                with next: (inout [UInt8]) -> Bool) throws(Failure) -> (device: UInt64, inode: UInt64) {
         let kept: mode_t
         if let mode { kept = mode } else { kept = try modeToKeep(path) }
         var template = Array((path + ".tmp.XXXXXX").utf8CString)
@@ -101,9 +103,12 @@ package enum DurableFile {
             chunk.removeAll(keepingCapacity: true)
         }
         guard fsync(fd) == 0 else { throw Failure(description: "Cannot sync \(temporary): \(errnoText())") }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw Failure(description: "Cannot read the status of \(temporary): \(errnoText())") }
         guard rename(temporary, path) == 0 else { throw Failure(description: "Cannot replace \(path): \(errnoText())") }
         done = true
         syncDirectory(of: path)
+        return (UInt64(info.st_dev), UInt64(info.st_ino))
     }
 
     /// Replaces `path` with `bytes`, as ``replace(_:mode:with:)`` does.

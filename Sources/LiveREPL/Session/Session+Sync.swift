@@ -52,8 +52,10 @@ extension Session {
         }
         defer { timer.cancel() }
         if await waiter.wait() { return expected.keys.count }
+        // Once more, in one step: while changes keep coming, a comparison a
+        // chunk at a time may never end.
         expected = try await serverAnswer()
-        if await expected.matches(firebase.collection) { return expected.keys.count }
+        if expected.matchesNow(firebase.collection) { return expected.keys.count }
         throw .outOfSync(command: command, seconds: seconds,
                          detail: await expected.difference(from: firebase.collection))
     }
@@ -107,6 +109,15 @@ struct ServerAnswer: Sendable {
             start = end
         }
         return !changed
+    }
+
+    /// Whether `collection` holds exactly these children now, compared in
+    /// one step on the main actor.
+    /// - Complexity: O(n) on the main actor.
+    @MainActor
+    func matchesNow(_ collection: SortedCollection<REPLChild>) -> Bool {
+        guard collection.count == keys.count else { return false }
+        return zip(collection.models, children).allSatisfy { $0.identifier == $1.key && $0.holdsValue(of: $1) }
     }
 
     /// How `collection` differs, in a few words.

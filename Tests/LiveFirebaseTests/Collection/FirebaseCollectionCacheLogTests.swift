@@ -38,14 +38,14 @@ struct FirebaseCollectionCacheLogTests {
         let whole = try Self.size(file)
         try await c.receive(.put, at: DatabasePath("/k7"), json: #"{"s": 1000}"#)
         try await c.saveCache()
-        let line = #"{"path":"/k7","data":{"s": 1000}}"# + "\n"
+        let line = #"{"path":"/","data":{"k7":{"s": 1000}}}"# + "\n"
         #expect(try Self.size(file) == whole + line.utf8.count)
         try await c.receive(.put, at: DatabasePath("/k8"), json: "null")
         try await c.receive(.put, at: DatabasePath("/k9/s"), json: "-1")
         try await c.saveCache()
         let lines = try Self.lines(file)
-        #expect(lines.count == 5, "header, children, k7, then k8 and k9 in one save: \(lines.suffix(3))")
-        #expect(lines.contains(#"{"path":"/k8","data":null}"#))
+        #expect(lines.count == 4, "header, children, k7, then k8 and k9 in one line: \(lines.suffix(2))")
+        #expect(lines.last?.contains(#""k8":null"#) == true && lines.last?.contains(#""k9":"#) == true)
         let read = try Self.read(cache, c.cacheIdentity)
         #expect(read.count == 199 && read.first == "k9=-1" && read.last == "k7=1000" && !read.contains("k8=8"))
         // A collection started on it shows the same.
@@ -75,6 +75,24 @@ struct FirebaseCollectionCacheLogTests {
         try await c.saveCache()
         #expect(try Self.lines(cache.path(for: c.cacheIdentity)).count == 2)
         #expect(try Self.read(cache, c.cacheIdentity).suffix(2) == ["k38=1038", "k39=1039"])
+    }
+
+    @Test("a save asked for while saveCache() writes (as stop() asks) follows it")
+    func saveAskedDuringSaveCache() async throws {
+        let cache = CollectionCache(directory: Fixture.directory())
+        let c = try Fixture.make(cache)
+        try await c.receive(.put, at: .root, json: Tests.value(50))
+        try await c.saveCache()
+        try await c.receive(.put, at: DatabasePath("/k1/s"), json: "100")
+        let save = Task { try await c.saveCache() }
+        // While it writes: another change, then the stop's save.
+        while !c.cacheWriting { await Task.yield() }
+        try await c.receive(.put, at: DatabasePath("/k2/s"), json: "200")
+        c.stop()
+        try await save.value
+        while c.cacheWriting { await c.lastCacheWrite?.value }
+        let read = try Self.read(cache, c.cacheIdentity)
+        #expect(read.suffix(2) == ["k1=100", "k2=200"], "\(read.suffix(3))")
     }
 
     @Test("changes that would take more than the children: the file is written whole again")
@@ -112,7 +130,7 @@ struct FirebaseCollectionCacheLogTests {
         try await c.saveCache()
         #expect(try FileManager.default.attributesOfItem(atPath: file)[.systemFileNumber] as! Int == inode)
         #expect(try Self.lines(file).count == 3 && Self.size(file) > before)
-        #expect(try Self.lines(file).last?.hasPrefix(#"{"path":"/k3","data":"#) == true)
+        #expect(try Self.lines(file).last?.hasPrefix(#"{"path":"/","data":{"k3":"#) == true)
     }
 
     @Test("a torn last line is ignored; a damaged line before others, or another writer's file, is not appended to")
@@ -128,7 +146,7 @@ struct FirebaseCollectionCacheLogTests {
         // Torn: a kill during an append.
         let handle = try #require(FileHandle(forWritingAtPath: file))
         try handle.seekToEnd()
-        try handle.write(contentsOf: Data(#"{"path":"/k2","data":{"s""#.utf8))
+        try handle.write(contentsOf: Data(#"{"path":"/","data":{"k2":{"s""#.utf8))
         try handle.close()
         #expect(try Self.read(cache, c.cacheIdentity) == ["k0=0", "k2=2", "k3=3", "k4=4", "k1=50"])
         // The next save does not append after the torn line: the file is written whole.
@@ -138,7 +156,7 @@ struct FirebaseCollectionCacheLogTests {
         #expect(try Self.read(cache, c.cacheIdentity) == ["k0=0", "k3=3", "k4=4", "k1=50", "k2=60"])
         // Damaged before a whole line: nothing is read from it.
         var text = try String(contentsOfFile: file, encoding: .utf8)
-        text += "{\"path\":\"/k0\",\"data\":nul}\n{\"path\":\"/k3\",\"data\":null}\n"
+        text += "{\"path\":\"/\",\"data\":{\"k0\":nul}}\n{\"path\":\"/\",\"data\":{\"k3\":null}}\n"
         try text.write(toFile: file, atomically: false, encoding: .utf8)
         #expect(cache.load(c.cacheIdentity, order: .child("s")) == nil)
         // Another writer (another collection of the same query) replaced it.

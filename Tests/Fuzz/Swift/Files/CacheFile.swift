@@ -18,9 +18,9 @@ func checkCache(_ text: ArraySlice<UInt8>, header: [UInt8], cut: Int, shared: Bo
         let context = { "cache file \(shown(cutText))" }
 
         // The model: the header line exactly, then a put at the root, then
-        // puts of one child each, every line whole (a torn last one is not
-        // a line); the children are the first put's with each later one
-        // applied, by key, compared by digest.
+        // patches, every line whole (a torn last one is not
+        // a line) at the root, each member one child; the children are the
+        // put's with each patch applied, by key, compared by digest.
         func expected(_ bytes: [UInt8]) -> [Key: ValueDigest]? {
             var lines: [ArraySlice<UInt8>] = []
             var start = 0
@@ -33,9 +33,12 @@ func checkCache(_ text: ArraySlice<UInt8>, header: [UInt8], cut: Int, shared: Bo
                   whole.path.isRoot else { return nil }
             var children = digests(whole.data)
             for line in lines.dropFirst(2) {
-                guard let change = try? StreamPayload.parse(json: line, kind: .put, order: .key),
-                      change.path.keys.count == 1, let key = change.path.keys.first else { return nil }
-                children[key] = change.data.exists ? change.data.digest() : nil
+                guard let change = try? StreamPayload.parse(json: line, kind: .patch, order: .key),
+                      change.path.isRoot else { return nil }
+                for update in change.updates {
+                    guard update.path.keys.count == 1, let key = update.path.keys.first else { return nil }
+                    children[key] = update.value.exists ? update.value.digest() : nil
+                }
             }
             return children
         }
