@@ -51,17 +51,17 @@ extension Session {
             waiter.finish(false)
         }
         defer { timer.cancel() }
-        if await waiter.wait() { return expected.keys.count }
+        if await waiter.wait() { return expected.children.count }
         // Once more, in one step: while changes keep coming, a comparison a
         // chunk at a time may never end.
         expected = try await serverAnswer()
-        if expected.matchesNow(firebase.collection) { return expected.keys.count }
+        if expected.matchesNow(firebase.collection) { return expected.children.count }
         throw .outOfSync(command: command, seconds: seconds,
                          detail: await expected.difference(from: firebase.collection))
     }
 
     private func serverAnswer() async throws(REPLError) -> ServerAnswer {
-        guard let client else { return ServerAnswer(children: [], keys: []) }
+        guard let client else { return ServerAnswer(children: []) }
         let snapshot: Snapshot
         do { snapshot = try await client.get(query: firebase.effectiveQuery) } catch { throw .database(error) }
         // The rows are the children that meet the --where conditions.
@@ -71,8 +71,8 @@ extension Session {
 
 /// The server's answer to a query: its children in order.
 struct ServerAnswer: Sendable {
+    /// Each with its key.
     var children: [Snapshot]
-    var keys: [Key]
 
     /// How many rows are compared away from the main actor at a time: the
     /// main actor takes them in a few milliseconds.
@@ -86,7 +86,7 @@ struct ServerAnswer: Sendable {
         var children = snapshot.orderedChildren()
         if let filter { children.removeAll { !filter($0) } }
         children.removeAll { $0.key == nil }
-        return ServerAnswer(children: children, keys: children.map { $0.key! })
+        return ServerAnswer(children: children)
     }
 
     /// Whether `collection` holds exactly these children, in this order,
@@ -96,14 +96,14 @@ struct ServerAnswer: Sendable {
     /// - Complexity: O(n) for n rows, O(``chunk``) at a time on the main actor.
     @MainActor
     func matches(_ collection: SortedCollection<REPLChild>) async -> Bool {
-        guard collection.count == keys.count else { return false }
+        guard collection.count == children.count else { return false }
         var changed = false
         let token = collection.observeUpdates { _ in changed = true }
         defer { token.cancel() }
         var start = 0
-        while start < keys.count {
-            guard !changed, collection.count == keys.count else { return false }
-            let end = min(keys.count, start + Self.chunk)
+        while start < children.count {
+            guard !changed, collection.count == children.count else { return false }
+            let end = min(children.count, start + Self.chunk)
             let page = collection.models(in: start..<end)
             guard await Self.same(page, children[start..<end]) else { return false }
             start = end
@@ -116,7 +116,7 @@ struct ServerAnswer: Sendable {
     /// - Complexity: O(n) on the main actor.
     @MainActor
     func matchesNow(_ collection: SortedCollection<REPLChild>) -> Bool {
-        guard collection.count == keys.count else { return false }
+        guard collection.count == children.count else { return false }
         return zip(collection.models, children).allSatisfy { $0.identifier == $1.key && $0.holdsValue(of: $1) }
     }
 
@@ -125,6 +125,7 @@ struct ServerAnswer: Sendable {
     func difference(from collection: SortedCollection<REPLChild>) async -> String {
         let models = collection.models
         let here = models.map(\.identifier)
+        let keys = children.map { $0.key! }
         guard here == keys else {
             let missing = Set(keys).subtracting(here).count, extra = Set(here).subtracting(keys).count
             return "\(here.count) children here, \(keys.count) on the server (\(missing) missing, \(extra) extra"

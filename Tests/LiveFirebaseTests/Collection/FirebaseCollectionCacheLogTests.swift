@@ -27,13 +27,19 @@ struct FirebaseCollectionCacheLogTests {
         return read.payload.data.orderedChildren().map { "\($0.key!)=\($0.value["s"]?.jsonText() ?? "-")" }
     }
 
-    @Test("a save after one change appends its line alone; the file reads back as the children now")
-    func appendsWhatChanged() async throws {
+    /// A collection of `n` children with a cache, saved once.
+    static func saved(_ n: Int) async throws -> (CollectionCache, Fixture.Collection) {
         let cache = CollectionCache(directory: Fixture.directory())
         let c = try Fixture.make(cache)
-        defer { c.stop() }
-        try await c.receive(.put, at: .root, json: Tests.value(200))
+        try await c.receive(.put, at: .root, json: Tests.value(n))
         try await c.saveCache()
+        return (cache, c)
+    }
+
+    @Test("a save after one change appends its line alone; the file reads back as the children now")
+    func appendsWhatChanged() async throws {
+        let (cache, c) = try await Self.saved(200)
+        defer { c.stop() }
         let file = cache.path(for: c.cacheIdentity)
         let whole = try Self.size(file)
         try await c.receive(.put, at: DatabasePath("/k7"), json: #"{"s": 1000}"#)
@@ -97,11 +103,8 @@ struct FirebaseCollectionCacheLogTests {
 
     @Test("changes that would take more than the children: the file is written whole again")
     func compacts() async throws {
-        let cache = CollectionCache(directory: Fixture.directory())
-        let c = try Fixture.make(cache)
+        let (cache, c) = try await Self.saved(10)
         defer { c.stop() }
-        try await c.receive(.put, at: .root, json: Tests.value(10))
-        try await c.saveCache()
         let file = cache.path(for: c.cacheIdentity)
         var longest = 0
         for round in 0..<40 {
@@ -135,11 +138,8 @@ struct FirebaseCollectionCacheLogTests {
 
     @Test("a torn last line is ignored; a damaged line before others, or another writer's file, is not appended to")
     func damagedAndReplaced() async throws {
-        let cache = CollectionCache(directory: Fixture.directory())
-        let c = try Fixture.make(cache)
+        let (cache, c) = try await Self.saved(5)
         defer { c.stop() }
-        try await c.receive(.put, at: .root, json: Tests.value(5))
-        try await c.saveCache()
         try await c.receive(.put, at: DatabasePath("/k1"), json: #"{"s": 50}"#)
         try await c.saveCache()
         let file = cache.path(for: c.cacheIdentity)
