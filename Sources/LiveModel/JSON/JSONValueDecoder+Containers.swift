@@ -26,26 +26,24 @@ struct JSONKeyedDecodingContainer<K: CodingKey>: KeyedDecodingContainerProtocol 
         try decoder.decodeNested(type, from: try member(key), key: key)
     }
 
-    // Primitive overloads route through the single-value container so every
-    // type gets the same checks.
-    private func primitive<T>(_ key: K, _ read: (JSONValueDecoderImpl) throws -> T) throws -> T {
-        try read(decoder.nested(try member(key), key: key))
-    }
+    // Primitives are read from the member itself, with the same rules as
+    // the single-value container; a coding path is made only for an error.
+    private func path(_ key: K) -> [any CodingKey] { codingPath + [key] }
 
-    func decode(_ type: Bool.Type, forKey key: K) throws -> Bool { try primitive(key) { try $0.decode(type) } }
-    func decode(_ type: String.Type, forKey key: K) throws -> String { try primitive(key) { try $0.decode(type) } }
-    func decode(_ type: Double.Type, forKey key: K) throws -> Double { try primitive(key) { try $0.decode(type) } }
-    func decode(_ type: Float.Type, forKey key: K) throws -> Float { try primitive(key) { try $0.decode(type) } }
-    func decode(_ type: Int.Type, forKey key: K) throws -> Int { try primitive(key) { try $0.decode(type) } }
-    func decode(_ type: Int8.Type, forKey key: K) throws -> Int8 { try primitive(key) { try $0.decode(type) } }
-    func decode(_ type: Int16.Type, forKey key: K) throws -> Int16 { try primitive(key) { try $0.decode(type) } }
-    func decode(_ type: Int32.Type, forKey key: K) throws -> Int32 { try primitive(key) { try $0.decode(type) } }
-    func decode(_ type: Int64.Type, forKey key: K) throws -> Int64 { try primitive(key) { try $0.decode(type) } }
-    func decode(_ type: UInt.Type, forKey key: K) throws -> UInt { try primitive(key) { try $0.decode(type) } }
-    func decode(_ type: UInt8.Type, forKey key: K) throws -> UInt8 { try primitive(key) { try $0.decode(type) } }
-    func decode(_ type: UInt16.Type, forKey key: K) throws -> UInt16 { try primitive(key) { try $0.decode(type) } }
-    func decode(_ type: UInt32.Type, forKey key: K) throws -> UInt32 { try primitive(key) { try $0.decode(type) } }
-    func decode(_ type: UInt64.Type, forKey key: K) throws -> UInt64 { try primitive(key) { try $0.decode(type) } }
+    func decode(_ type: Bool.Type, forKey key: K) throws -> Bool { try PrimitiveRead.bool(try member(key), at: path(key)) }
+    func decode(_ type: String.Type, forKey key: K) throws -> String { try PrimitiveRead.string(try member(key), at: path(key)) }
+    func decode(_ type: Double.Type, forKey key: K) throws -> Double { try PrimitiveRead.double(try member(key), at: path(key)) }
+    func decode(_ type: Float.Type, forKey key: K) throws -> Float { try PrimitiveRead.float(try member(key), at: path(key)) }
+    func decode(_ type: Int.Type, forKey key: K) throws -> Int { try PrimitiveRead.integer(try member(key), at: path(key)) }
+    func decode(_ type: Int8.Type, forKey key: K) throws -> Int8 { try PrimitiveRead.integer(try member(key), at: path(key)) }
+    func decode(_ type: Int16.Type, forKey key: K) throws -> Int16 { try PrimitiveRead.integer(try member(key), at: path(key)) }
+    func decode(_ type: Int32.Type, forKey key: K) throws -> Int32 { try PrimitiveRead.integer(try member(key), at: path(key)) }
+    func decode(_ type: Int64.Type, forKey key: K) throws -> Int64 { try PrimitiveRead.integer(try member(key), at: path(key)) }
+    func decode(_ type: UInt.Type, forKey key: K) throws -> UInt { try PrimitiveRead.integer(try member(key), at: path(key)) }
+    func decode(_ type: UInt8.Type, forKey key: K) throws -> UInt8 { try PrimitiveRead.integer(try member(key), at: path(key)) }
+    func decode(_ type: UInt16.Type, forKey key: K) throws -> UInt16 { try PrimitiveRead.integer(try member(key), at: path(key)) }
+    func decode(_ type: UInt32.Type, forKey key: K) throws -> UInt32 { try PrimitiveRead.integer(try member(key), at: path(key)) }
+    func decode(_ type: UInt64.Type, forKey key: K) throws -> UInt64 { try PrimitiveRead.integer(try member(key), at: path(key)) }
 
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type, forKey key: K
@@ -105,26 +103,29 @@ struct JSONUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         return value
     }
 
-    private mutating func primitive<T>(_ type: T.Type, _ read: (JSONValueDecoderImpl) throws -> T) throws -> T {
-        let value = try read(decoder.nested(try next(type), key: currentKey))
+    /// The next element read as a primitive by `read`, with the element's
+    /// coding path made only for an error.
+    private mutating func primitive<T>(_ type: T.Type,
+                                       _ read: (JSONValue, @autoclosure () -> [any CodingKey]) throws -> T) throws -> T {
+        let value = try read(try next(type), codingPath + [currentKey])
         currentIndex += 1
         return value
     }
 
-    mutating func decode(_ type: Bool.Type) throws -> Bool { try primitive(type) { try $0.decode(type) } }
-    mutating func decode(_ type: String.Type) throws -> String { try primitive(type) { try $0.decode(type) } }
-    mutating func decode(_ type: Double.Type) throws -> Double { try primitive(type) { try $0.decode(type) } }
-    mutating func decode(_ type: Float.Type) throws -> Float { try primitive(type) { try $0.decode(type) } }
-    mutating func decode(_ type: Int.Type) throws -> Int { try primitive(type) { try $0.decode(type) } }
-    mutating func decode(_ type: Int8.Type) throws -> Int8 { try primitive(type) { try $0.decode(type) } }
-    mutating func decode(_ type: Int16.Type) throws -> Int16 { try primitive(type) { try $0.decode(type) } }
-    mutating func decode(_ type: Int32.Type) throws -> Int32 { try primitive(type) { try $0.decode(type) } }
-    mutating func decode(_ type: Int64.Type) throws -> Int64 { try primitive(type) { try $0.decode(type) } }
-    mutating func decode(_ type: UInt.Type) throws -> UInt { try primitive(type) { try $0.decode(type) } }
-    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try primitive(type) { try $0.decode(type) } }
-    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try primitive(type) { try $0.decode(type) } }
-    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try primitive(type) { try $0.decode(type) } }
-    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try primitive(type) { try $0.decode(type) } }
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try primitive(type, PrimitiveRead.bool) }
+    mutating func decode(_ type: String.Type) throws -> String { try primitive(type, PrimitiveRead.string) }
+    mutating func decode(_ type: Double.Type) throws -> Double { try primitive(type, PrimitiveRead.double) }
+    mutating func decode(_ type: Float.Type) throws -> Float { try primitive(type, PrimitiveRead.float) }
+    mutating func decode(_ type: Int.Type) throws -> Int { try primitive(type, PrimitiveRead.integer) }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { try primitive(type, PrimitiveRead.integer) }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { try primitive(type, PrimitiveRead.integer) }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { try primitive(type, PrimitiveRead.integer) }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { try primitive(type, PrimitiveRead.integer) }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { try primitive(type, PrimitiveRead.integer) }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try primitive(type, PrimitiveRead.integer) }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try primitive(type, PrimitiveRead.integer) }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try primitive(type, PrimitiveRead.integer) }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try primitive(type, PrimitiveRead.integer) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type

@@ -128,62 +128,24 @@ final class JSONValueDecoderImpl: Decoder, SingleValueDecodingContainer {
 
     func decodeNil() -> Bool { value.isNull }
 
-    func decode(_ type: Bool.Type) throws -> Bool {
-        guard case .bool(let b) = value else { throw mismatchOrNull(type, "a boolean") }
-        return b
-    }
-
-    func decode(_ type: String.Type) throws -> String {
-        guard case .string(let s) = value else { throw mismatchOrNull(type, "a string") }
-        return s
-    }
-
-    func decode(_ type: Double.Type) throws -> Double {
-        guard case .number(let d) = value else { throw mismatchOrNull(type, "a number") }
-        return d
-    }
-
-    func decode(_ type: Float.Type) throws -> Float {
-        let d = try decode(Double.self)
-        guard !d.isFinite || abs(d) <= Double(Float.greatestFiniteMagnitude) else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: codingPath, debugDescription: "The number \(d) does not fit in Float."))
-        }
-        return Float(d)
-    }
-
-    func decode(_ type: Int.Type) throws -> Int { try integer(type) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try integer(type) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try integer(type) }
-    func decode(_ type: UInt.Type) throws -> UInt { try integer(type) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
+    func decode(_ type: Bool.Type) throws -> Bool { try PrimitiveRead.bool(value, at: codingPath) }
+    func decode(_ type: String.Type) throws -> String { try PrimitiveRead.string(value, at: codingPath) }
+    func decode(_ type: Double.Type) throws -> Double { try PrimitiveRead.double(value, at: codingPath) }
+    func decode(_ type: Float.Type) throws -> Float { try PrimitiveRead.float(value, at: codingPath) }
+    func decode(_ type: Int.Type) throws -> Int { try PrimitiveRead.integer(value, at: codingPath) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try PrimitiveRead.integer(value, at: codingPath) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try PrimitiveRead.integer(value, at: codingPath) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try PrimitiveRead.integer(value, at: codingPath) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try PrimitiveRead.integer(value, at: codingPath) }
+    func decode(_ type: UInt.Type) throws -> UInt { try PrimitiveRead.integer(value, at: codingPath) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try PrimitiveRead.integer(value, at: codingPath) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try PrimitiveRead.integer(value, at: codingPath) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try PrimitiveRead.integer(value, at: codingPath) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try PrimitiveRead.integer(value, at: codingPath) }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         if T.self == JSONValue.self { return value as! T }
         return try T(from: self)
-    }
-
-    private func integer<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
-        let d = try decode(Double.self)
-        guard let i = I(exactly: d) else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: codingPath, debugDescription: "The number \(JSONValue.number(d).jsonText()) does not fit in \(I.self)."))
-        }
-        return i
-    }
-
-    /// `valueNotFound` for null, `typeMismatch` otherwise.
-    private func mismatchOrNull(_ type: Any.Type, _ expected: String) -> DecodingError {
-        if value.isNull {
-            return DecodingError.valueNotFound(type, .init(
-                codingPath: codingPath, debugDescription: "Expected \(expected) but found null."))
-        }
-        return typeMismatch(type, expected)
     }
 }
 
