@@ -83,6 +83,38 @@ struct LiveViewTests {
         #expect(try await repl.finish() == 1)
     }
 
+    @Test("sync while another client writes without pause: it meets one of the server's answers and returns")
+    func syncUnderChurn() async throws {
+        let server = try await LiveServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let client = DatabaseClient(try DatabaseReference(url: server.url, path: "/items"))
+        var children = JSONObject()
+        for i in 0..<2_000 { children["k\(i)"] = ["score": .number(Double(i))] }
+        try await client.set(.object(children))
+        try await client.set(0, at: "c0/score")
+        // Writes one after another, each moving a child, from before the
+        // REPL starts until the sync is answered.
+        let writes = Task {
+            var written = 1
+            while !Task.isCancelled {
+                do {
+                    try await client.set(.number(Double(-written)), at: DatabasePath("c\(written % 20)/score"))
+                } catch where Task.isCancelled {
+                    break // the write under way when the sync was answered
+                }
+                written += 1
+            }
+            return written
+        }
+        let repl = try REPLSession(["--url", server.url, "--path", "/items", "--order-by", "score", "--json"])
+        _ = try await repl.command("show")
+        let (reply, _) = try await repl.command("sync 60")
+        writes.cancel()
+        let written = try await writes.value
+        #expect(reply.contains(#""synced":true"#), "after \(written) writes: \(reply)")
+        #expect(try await repl.finish() == 0)
+    }
+
     @Test("sync: a bad timeout is a usage error; offline it returns at once")
     func syncOffline() async throws {
         let run = try await REPLProcess.run(["--offline", "--json"], input: "sync nope\nput /a 1\nsync\n")

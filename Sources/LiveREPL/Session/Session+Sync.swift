@@ -8,11 +8,16 @@ import LiveModel
 extension Session {
     /// Waits until the collection equals the server's answer to the
     /// collection's query, fetched over REST and filtered by the `--where`
-    /// conditions: the same keys in the same order, with the same values. Offline, there is nothing to wait for.
+    /// conditions: the same keys in the same order, with the same values.
+    /// Offline, there is nothing to wait for.
     ///
-    /// The wait follows the collection's updates (no polling). When the
-    /// deadline passes, the server is asked once more, in case it moved on
-    /// meanwhile (another client wrote).
+    /// The wait follows the collection's updates (no polling). While the
+    /// collection keeps changing (another client writes all the time), the
+    /// server is asked again, one read at a time, and the collection may
+    /// equal any answer read since the wait began: each update is checked
+    /// against them in O(1) (``ChildrenFingerprint``), and the one that
+    /// matches is compared whole, key by key and in order, at that moment.
+    /// When the deadline passes, the server is asked once more.
     /// - Parameters:
     ///   - command: The command's name, for the error.
     ///   - seconds: How long to wait.
@@ -20,41 +25,70 @@ extension Session {
     /// - Throws: ``REPLError/outOfSync(command:seconds:detail:)`` when the
     ///   collection still differs after `seconds`; ``REPLError/database(_:)``
     ///   when the server cannot be read.
-    /// - Complexity: O(n) per collection update while waiting, for n children: the rows are
-    ///   taken on the main actor a chunk at a time, and compared away from it.
+    /// - Complexity: O(n) on the main actor to start (a copy of the rows,
+    ///   hashed away from it) and once more when the fingerprints match;
+    ///   O(t) per update of t children while waiting.
     @discardableResult
     func waitUntilCurrent(command: String, seconds: Double) async throws(REPLError) -> Int {
         guard client != nil else { return firebase.collection.count }
         // The writes made first: the server's answer is to hold them.
         await finishWrites(seconds: seconds)
-        var expected = try await serverAnswer()
+        let collection = firebase.collection
+        let tracker = SyncTracker(collection)
+        defer { tracker.cancel() }
         let waiter = SyncWaiter()
-        // Compared now and after each update, one comparison at a time: an
-        // update while one runs asks for one more when it ends.
-        var comparing = false, again = false
-        func compare() {
-            guard !comparing else { return again = true }
-            comparing = true
-            Task { @MainActor in
-                repeat {
-                    again = false
-                    if await expected.matches(firebase.collection) { waiter.finish(true) }
-                } while again
-                comparing = false
+        // The answers read since the wait began, newest last; the
+        // collection's fingerprints since the read under way began.
+        var answers: [ServerAnswer] = []
+        var seen = Set<ChildrenFingerprint>()
+        var reading = false
+        var failure: REPLError?
+        // The collection now, against each answer: compared whole when the
+        // fingerprints match.
+        func check() {
+            guard let print = tracker.fingerprint else { return }
+            for answer in answers.reversed() where answer.fingerprint == print {
+                if answer.matchesNow(collection) { return waiter.finish(true) }
             }
         }
-        let watch = firebase.observeValue { compare() }
-        compare()
-        defer { watch.cancel() }
+        func read() {
+            guard !reading, let print = tracker.fingerprint else { return }
+            reading = true
+            seen = [print]
+            Task { @MainActor in
+                let answer: ServerAnswer
+                do throws(REPLError) { answer = try await serverAnswer() } catch {
+                    failure = error
+                    return waiter.finish(false)
+                }
+                reading = false
+                // The stream may be ahead of a read: the collection held
+                // this answer's children while it was read, and has moved
+                // on since.
+                if seen.contains(answer.fingerprint), tracker.fingerprint != answer.fingerprint {
+                    return waiter.finish(true)
+                }
+                answers.append(answer)
+                if answers.count > 4 { answers.removeFirst() }
+                check()
+            }
+        }
+        tracker.onChange = {
+            if reading, let print = tracker.fingerprint { seen.insert(print) }
+            check()
+            // The collection moved on: a newer answer may be the one it meets.
+            read()
+        }
+        read()
         let timer = Task { @MainActor in
             try? await Task.sleep(for: .milliseconds(Int((seconds * 1000).rounded(.up))))
             waiter.finish(false)
         }
         defer { timer.cancel() }
-        if await waiter.wait() { return expected.children.count }
-        // Once more, in one step: while changes keep coming, a comparison a
-        // chunk at a time may never end.
-        expected = try await serverAnswer()
+        if await waiter.wait() { return collection.count }
+        if let failure { throw failure }
+        // Once more, in one step.
+        let expected = try await serverAnswer()
         if expected.matchesNow(firebase.collection) { return expected.children.count }
         throw .outOfSync(command: command, seconds: seconds,
                          detail: await expected.difference(from: firebase.collection))
@@ -73,13 +107,18 @@ extension Session {
 struct ServerAnswer: Sendable {
     /// Each with its key.
     var children: [Snapshot]
+    /// The children's keys and values, as one value.
+    var fingerprint = ChildrenFingerprint()
 
-    /// How many rows are compared away from the main actor at a time: the
-    /// main actor takes them in a few milliseconds.
-    static let chunk = 16_384
+    init(children: [Snapshot]) {
+        self.children = children
+        for child in children {
+            if let key = child.key { fingerprint.add(.init(key: key, digest: child.digest(priorities: false))) }
+        }
+    }
 
     /// The children of `snapshot` that `filter` accepts, in the query's
-    /// order, made away from the main actor.
+    /// order, with their fingerprint, made away from the main actor.
     /// - Complexity: O(n log n) for n children.
     @concurrent
     static func make(_ snapshot: Snapshot, filter: (@Sendable (Snapshot) -> Bool)?) async -> ServerAnswer {
@@ -89,30 +128,8 @@ struct ServerAnswer: Sendable {
         return ServerAnswer(children: children)
     }
 
-    /// Whether `collection` holds exactly these children, in this order,
-    /// with these values: its rows are taken on the main actor a chunk at
-    /// a time and compared away from it; a change of the collection
-    /// meanwhile makes it false (the next comparison follows the change).
-    /// - Complexity: O(n) for n rows, O(``chunk``) at a time on the main actor.
-    @MainActor
-    func matches(_ collection: SortedCollection<REPLChild>) async -> Bool {
-        guard collection.count == children.count else { return false }
-        var changed = false
-        let token = collection.observeUpdates { _ in changed = true }
-        defer { token.cancel() }
-        var start = 0
-        while start < children.count {
-            guard !changed, collection.count == children.count else { return false }
-            let end = min(children.count, start + Self.chunk)
-            let page = collection.models(in: start..<end)
-            guard await Self.same(page, children[start..<end]) else { return false }
-            start = end
-        }
-        return !changed
-    }
-
-    /// Whether `collection` holds exactly these children now, compared in
-    /// one step on the main actor.
+    /// Whether `collection` holds exactly these children now, in this
+    /// order, with these values, compared in one step on the main actor.
     /// - Complexity: O(n) on the main actor.
     @MainActor
     func matchesNow(_ collection: SortedCollection<REPLChild>) -> Bool {
@@ -133,13 +150,6 @@ struct ServerAnswer: Sendable {
         }
         let stale = zip(models, children).filter { !$0.holdsValue(of: $1) }.map(\.0.identifier.string)
         return "\(stale.count) children with other values here: \(stale.prefix(5).joined(separator: ", "))"
-    }
-
-    /// Whether `models` are `children`, key by key and value by value.
-    @concurrent
-    private static func same(_ models: [REPLChild], _ children: ArraySlice<Snapshot>) async -> Bool {
-        guard models.count == children.count else { return false }
-        return zip(models, children).allSatisfy { $0.identifier == $1.key && $0.holdsValue(of: $1) }
     }
 }
 
