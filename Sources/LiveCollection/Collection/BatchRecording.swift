@@ -5,8 +5,8 @@ import LiveModel
 struct BatchRecording<Model> {
     struct Before {
         var existed: Bool
-        /// The backend's sort key before the batch (type-erased).
-        var sortKey: Any?
+        /// The backend's sort key before the batch, as the backend records it.
+        var sortKey: RecordedSortKey?
         /// The model before the batch, if it existed.
         var model: Model?
         /// Whether the model was replaced or updated during the batch.
@@ -40,10 +40,18 @@ extension SortedCollection {
     func record(_ key: Key) -> Bool {
         guard recording != nil else { return true }
         guard recording!.before[key] == nil else { return false }
-        let sortKey: Any? = backend.sortKey(for: key)
-        recording!.before[key] = BatchRecording<Model>.Before(
-            existed: sortKey != nil, sortKey: sortKey, model: sortKey == nil ? nil : backend.model(for: key))
+        if let core {
+            recording!.before[key] = Self.before(key, in: core)
+        } else {
+            recording!.before[key] = Self.before(key, in: backend)
+        }
         return true
+    }
+
+    /// What `key` holds in `b` now, as a batch keeps it.
+    private static func before<B: OrderingBackend<Model>>(_ key: Key, in b: B) -> BatchRecording<Model>.Before {
+        guard let sortKey = b.sortKey(for: key) else { return .init(existed: false, sortKey: nil, model: nil) }
+        return .init(existed: true, sortKey: b.record(sortKey), model: b.model(for: key))
     }
 
     /// The keys the batch being recorded touched so far (none outside a
@@ -67,7 +75,7 @@ extension SortedCollection {
         defer {
             let done = recording!
             recording = nil
-            let update = makeUpdate(backend, done)
+            let update = core.map { makeUpdate($0, done) } ?? makeUpdate(backend, done)
             if !update.batch.isEmpty {
                 notifyGrouped(update)
             } else if !update.touched.isEmpty {
@@ -168,7 +176,7 @@ extension SortedCollection {
         for (i, t) in touched.enumerated() where t.before.existed {
             existed.append(i)
             oldKeys.append(t.key)
-            oldSortKeys.append(t.before.sortKey as! B.SortKey)
+            oldSortKeys.append(b.sortKey(recorded: t.before.sortKey!))
         }
         let ranked = existed.indices.sorted { b.less(oldSortKeys[$0], oldKeys[$0], oldSortKeys[$1], oldKeys[$1]) }
         var deleted: [Int] = [], inserted: [Int] = [], kept: [BatchDiff.Kept] = []

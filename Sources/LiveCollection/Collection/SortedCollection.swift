@@ -146,6 +146,8 @@ public final class SortedCollection<Model: LiveModelProtocol> {
     /// - Throws: What computing the sort value throws (the model's `dictionary`).
     /// - Complexity: O(log n).
     public func add(_ model: Model, sortValue: SortValue? = nil) throws {
+        // In Firebase order, through the C index's own type (no witness table).
+        if let core { return try add(model, sortValue: sortValue, in: core) }
         try add(model, sortValue: sortValue, in: backend)
     }
 
@@ -181,12 +183,17 @@ public final class SortedCollection<Model: LiveModelProtocol> {
     /// - Complexity: O(log n).
     @discardableResult
     public func remove(_ key: Key) -> Model? {
+        if let core { return remove(key, in: core) }
+        return remove(key, in: backend)
+    }
+
+    private func remove<B: OrderingBackend<Model>>(_ key: Key, in b: B) -> Model? {
         // An absent key: nothing to record (a batch's observers are told
         // only of keys noted before their change), nothing to tell.
-        guard backend.sortKey(for: key) != nil else { return nil }
+        guard b.sortKey(for: key) != nil else { return nil }
         if record(key) { notifyWillChange(key) }
         var model: Model?
-        guard let at = backend.remove(key, model: &model), let model else { return nil }
+        guard let at = b.remove(key, model: &model), let model else { return nil }
         notify(.removed(model, at: at))
         validate()
         return model

@@ -68,6 +68,15 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
     func lowerBound(_ sortKey: SortValue, _ key: Key) -> Int { index.lowerBound(sortKey, key) }
 
     @usableFromInline
+    func record(_ sortKey: SortValue) -> RecordedSortKey { .firebase(sortKey) }
+
+    @usableFromInline
+    func sortKey(recorded: RecordedSortKey) -> SortValue {
+        guard case .firebase(let value) = recorded else { preconditionFailure("a sort key of another kind of order") }
+        return value
+    }
+
+    @usableFromInline
     func less(_ a: SortValue, _ ak: Key, _ b: SortValue, _ bk: Key) -> Bool { CoreIndex.less(a, ak, b, bk) }
 
     @usableFromInline

@@ -32,4 +32,16 @@ protocol OrderingBackend<Model>: AnyObject {
     func less(_ a: SortKey, _ ak: Key, _ b: SortKey, _ bk: Key) -> Bool
     /// Models in order from `position`, until `body` returns false.
     func forEach(from position: Int, _ body: (Model) -> Bool)
+    /// A sort key as a batch keeps it (``RecordedSortKey``), and back.
+    func record(_ sortKey: SortKey) -> RecordedSortKey
+    func sortKey(recorded: RecordedSortKey) -> SortKey
+}
+
+/// A sort key as a batch keeps it until the batch is made: a Firebase sort
+/// value as it is; a sort key given in Swift boxed, its type known only to
+/// the backend that made it.
+@usableFromInline
+enum RecordedSortKey {
+    case firebase(SortValue)
+    case custom(AnyObject)
 }

@@ -91,5 +91,18 @@ final class TreeBackend<Model, K: Comparable>: OrderingBackend {
         }
     }
 
+    /// A sort key boxed while a batch keeps it.
+    private final class Box {
+        let sortKey: K
+        init(_ sortKey: K) { self.sortKey = sortKey }
+    }
 
+    @usableFromInline
+    func record(_ sortKey: K) -> RecordedSortKey { .custom(Box(sortKey)) }
+
+    @usableFromInline
+    func sortKey(recorded: RecordedSortKey) -> K {
+        guard case .custom(let box as Box) = recorded else { preconditionFailure("a sort key of another kind of order") }
+        return box.sortKey
+    }
 }
