@@ -109,8 +109,7 @@ extension FirebaseCollection {
     /// children since.
     private var isTooLargeForCache: Bool {
         guard let count = cacheTooLargeAt else { return false }
-        if view.count < count { cacheTooLargeAt = nil }
-        return cacheTooLargeAt != nil
+        return view.count >= count
     }
 
     /// What a save writes, taken on the main actor: the children changed
@@ -152,6 +151,7 @@ extension FirebaseCollection {
         switch result {
         case .success(.saved(let file)):
             cacheFile = file
+            cacheTooLargeAt = nil
             cacheSavedChanges = changes
             cacheError = nil
         case .success(.tooLarge):

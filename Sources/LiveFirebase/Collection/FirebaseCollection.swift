@@ -126,7 +126,7 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     /// deleted): a save under way then is not kept.
     var cacheForgets = 0
     /// How many children the window held when they were found too large to
-    /// keep: nothing is saved again until it holds fewer.
+    /// keep: nothing is saved while it holds as many, until a save succeeds.
     var cacheTooLargeAt: Int?
     /// Why the last save to the ``cache`` failed; nil once one succeeds.
     public internal(set) var cacheError: DatabaseError?
