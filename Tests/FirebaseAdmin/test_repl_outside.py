@@ -413,6 +413,39 @@ class REPLOutsideTests(unittest.TestCase):
         finally:
             repl.close()
 
+    def test_sync_while_firebase_admin_writes_without_pause(self):
+        """`sync` returns while another client keeps writing: the collection
+        meets one of the server's answers (it used to chase them until its
+        timeout), and `show` afterwards is in Firebase's order."""
+        ref = db.reference("/outside/churn")
+        ref.set({"k%d" % i: {"n": i} for i in range(3000)})
+        ref.child("c0").set({"n": 0})
+        stop = threading.Event()
+        written = [1]
+
+        def write():
+            # Moves one of 20 children at a time until the sync is answered.
+            while not stop.is_set():
+                ref.child("c%d" % (len(written) % 20)).set({"n": -len(written)})
+                written.append(1)
+
+        writer = threading.Thread(target=write, daemon=True)
+        writer.start()
+        repl = REPL(ref.path, ["--order-by", "n"])
+        try:
+            reply, _ = repl.command("sync 60")
+            stop.set()
+            writer.join(WAIT)
+            self.assertTrue(reply.get("synced"), "after %d writes (seed %d): %s" % (len(written), SEED, reply))
+            reply, _ = repl.command("sync")
+            self.assertTrue(reply.get("synced"), reply)
+            shown, _ = repl.command("show")
+            keys = [k for section in shown["sections"] for k in section["keys"]]
+            self.assertEqual(keys, ordered(ref.get(), "n"))
+        finally:
+            stop.set()
+            repl.close()
+
     def test_idle_repl_uses_no_cpu(self):
         """A REPL connected to the server and waiting for input costs no CPU
         beyond reading the stream's keep-alives. The window it is watched for
