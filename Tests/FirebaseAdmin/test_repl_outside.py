@@ -413,6 +413,28 @@ class REPLOutsideTests(unittest.TestCase):
         finally:
             repl.close()
 
+    def test_deep_writes_below_primitives_and_priorities(self):
+        """firebase-admin writes and deletes deep inside children: below a
+        primitive (a delete leaves it, as the server does; a write makes it
+        an object) and through a nested priority. live-repl's rows must equal
+        the server's after each (`sync` compares keys, order and values)."""
+        ref = db.reference("/outside/deep")
+        ref.set({"k": {"a": 5, "n": 1}, "m": {"n": 2, "p": {"q": {".value": 1, ".priority": 4}}}})
+        repl = REPL(ref.path, ["--order-by", "n"])
+        try:
+            for path, value in [("k/a/b", None), ("k/a/b/c", None), ("k/a/b/c", True), ("k/a/b/c", None),
+                                ("m/p/q/r", 2), ("m/p/q/r", None), ("k/n", 3)]:
+                if value is None:
+                    ref.child(path).delete()
+                else:
+                    ref.child(path).set(value)
+                reply, _ = repl.command("sync 30")
+                self.assertTrue(reply.get("synced"), "after %s = %r: %s" % (path, value, reply))
+            shown, _ = repl.command("show")
+            self.assertEqual([k for section in shown["sections"] for k in section["keys"]], ["m", "k"])
+        finally:
+            repl.close()
+
     def test_sync_while_firebase_admin_writes_without_pause(self):
         """`sync` returns while another client keeps writing: the collection
         meets one of the server's answers (it used to chase them until its

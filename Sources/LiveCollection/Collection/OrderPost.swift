@@ -25,6 +25,12 @@ package struct OrderPost: Comparable {
     @usableFromInline let value: Value
     @usableFromInline package let key: Key
 
+    /// The sort value, in Firebase order; nil for a sort key given in Swift.
+    package var sortValue: SortValue? {
+        guard case .firebase(let sortValue) = value else { return nil }
+        return sortValue
+    }
+
     @inlinable
     init(value: Value, key: Key) {
         self.value = value

@@ -5,7 +5,9 @@ import LiveModel
 extension JSONValue {
     /// This value with the value at `path` replaced by `newValue` (an absent
     /// value deletes it), normalised as the database stores values: a
-    /// primitive on the way becomes an object, and objects left empty vanish.
+    /// primitive on the way becomes an object when something is written
+    /// below it (deleting below it leaves it as it is), and objects left
+    /// empty vanish.
     /// - Complexity: O(depth of the path), plus O(n) for each array on the
     ///   way (it becomes the object it stands for).
     package func replacing(_ path: ArraySlice<LiveModel.Key>, with newValue: JSONValue) -> JSONValue {
@@ -14,7 +16,11 @@ extension JSONValue {
         switch self {
         case .object(let o): members = o
         case .array: members = objectForm()
-        default: members = [:]
+        case .null: members = [:]
+        case .bool, .number, .string:
+            // Nothing below a primitive to delete.
+            if newValue.isAbsent { return self }
+            members = [:]
         }
         let inner = (members[first.string] ?? .null).replacing(path.dropFirst(), with: newValue)
         if inner.isAbsent {

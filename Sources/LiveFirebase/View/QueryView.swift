@@ -233,8 +233,8 @@ final class QueryView {
         if rest.count == 1, first.string == ".priority" {
             return Snapshot(key: key, value: current.value, priority: Priority(value.value), order: query.order)
         }
-        if rest.count == 1, let edited = current.replacingMember(first, with: value, key: key, order: query.order) {
-            // A member of an object child, from the texts alone.
+        if let edited = current.replacing(at: rest, with: value, key: key, order: query.order) {
+            // A value inside an object child, from the texts alone.
             return edited
         }
         let edited = current.value.replacing(rest, with: value.value)

@@ -12,11 +12,12 @@ import LiveModel
 /// held while the answer was read, and against each state after it; a newer
 /// answer is read whenever the collection moves (one read at a time).
 ///
-/// States are compared by ``ChildrenFingerprint``, O(1) per state. The state
+/// States are compared by ``ChildrenFingerprint``, O(1) per state: the same
+/// children with the same values and sort values. A match with the state
 /// the collection holds now is also compared whole, key by key and in
-/// order, when it has at most ``ServerAnswer/chunk`` rows; an earlier state,
-/// or a larger collection, is decided by its fingerprint (the same children
-/// with the same values: their order is the collection's own).
+/// order, when it has at most ``ServerAnswer/chunk`` rows; a match with an
+/// earlier state, or with a larger collection, is decided by the
+/// fingerprint alone.
 @MainActor
 final class ChurnSync {
     private let collection: SortedCollection<REPLChild>
@@ -27,7 +28,8 @@ final class ChurnSync {
     private var answers: [ServerAnswer] = []
     /// The collection's fingerprints since the read under way began.
     private var seen = Set<ChildrenFingerprint>()
-    private var reading = false
+    /// The read under way, if any.
+    private var reading: Task<Void, Never>?
     /// Why a read failed, if one did (the wait then ends).
     private(set) var failure: REPLError?
 
@@ -43,10 +45,15 @@ final class ChurnSync {
         tracker.onChange = { [unowned self] in changed() }
     }
 
-    func cancel() { tracker.cancel() }
+    /// Stops following the collection, and the read under way.
+    func cancel() {
+        tracker.cancel()
+        reading?.cancel()
+        reading = nil
+    }
 
     private func changed() {
-        if reading, let print = tracker.fingerprint { seen.insert(print) }
+        if reading != nil, let print = tracker.fingerprint { seen.insert(print) }
         check()
         // The collection moved on: a newer answer may be the one it meets.
         readNext()
@@ -61,16 +68,17 @@ final class ChurnSync {
     }
 
     private func readNext() {
-        guard !reading, let print = tracker.fingerprint else { return }
-        reading = true
-        seen = [print]
-        Task { @MainActor in
+        guard reading == nil, !waiter.isFinished, let start = tracker.fingerprint else { return }
+        seen = [start]
+        reading = Task { @MainActor in
             let answer: ServerAnswer
             do throws(REPLError) { answer = try await read() } catch {
+                if Task.isCancelled { return }
                 failure = error
                 return waiter.finish(false)
             }
-            reading = false
+            guard !Task.isCancelled else { return }
+            reading = nil
             // The stream was ahead of the read: the collection held this
             // answer's children while it was read, and has moved on since.
             if let print = answer.fingerprint, seen.contains(print), tracker.fingerprint != print {
@@ -79,6 +87,8 @@ final class ChurnSync {
             answers.append(answer)
             if answers.count > 4 { answers.removeFirst() }
             check()
+            // It moved while this answer was read: the next one may be its.
+            if tracker.fingerprint != start { readNext() }
         }
     }
 }

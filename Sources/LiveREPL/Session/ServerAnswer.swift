@@ -24,7 +24,9 @@ struct ServerAnswer: Sendable {
         }
         var print = ChildrenFingerprint()
         for child in children {
-            if let key = child.key { print.add(.init(key: key, digest: child.digest(priorities: false))) }
+            if let key = child.key {
+                print.add(.init(key: key, digest: child.digest(priorities: false), sortValue: child.sortValue))
+            }
         }
         fingerprint = print
     }
@@ -103,6 +105,9 @@ struct ServerAnswer: Sendable {
 final class SyncWaiter {
     private var result: Bool?
     private var continuation: CheckedContinuation<Bool, Never>?
+
+    /// Whether `finish` was called.
+    var isFinished: Bool { result != nil }
 
     func finish(_ value: Bool) {
         guard result == nil else { return }

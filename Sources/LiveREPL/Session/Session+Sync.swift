@@ -38,31 +38,34 @@ extension Session {
         // The writes made first: the server's answer is to hold them.
         await finishWrites(seconds: seconds)
         let collection = firebase.collection
-        var expected = try await serverAnswer(fingerprinted: false)
         let waiter = SyncWaiter()
         var churn: ChurnSync?
         defer { churn?.cancel() }
+        // The answer compared; nil until the first one is read.
+        var expected: ServerAnswer?
+        var failure: REPLError?
         // Compared now and after each update, one comparison at a time: an
         // update while one runs asks for one more when it ends.
         var comparing = false, again = false
-        // Updates since the answer was read, and comparisons that missed
-        // after one.
+        // Updates since the answer compared was read (its read included),
+        // and comparisons that missed after one.
         var movedSinceAnswer = false, misses = 0
         func followChurn() {
-            guard churn == nil else { return }
+            guard churn == nil, !waiter.isFinished else { return }
             churn = ChurnSync(collection, waiter: waiter) { () async throws(REPLError) -> ServerAnswer in
                 try await self.serverAnswer(fingerprinted: true)
             }
         }
         func compare() {
-            guard churn == nil else { return }
+            guard churn == nil, !waiter.isFinished, expected != nil else { return }
             guard !comparing else { return again = true }
             comparing = true
             Task { @MainActor in
                 defer { comparing = false }
                 repeat {
                     again = false
-                    switch await expected.matches(collection) {
+                    guard let answer = expected, !waiter.isFinished else { return }
+                    switch await answer.matches(collection) {
                     case true?: return waiter.finish(true)
                     case nil: return followChurn() // changed under the comparison
                     case false?:
@@ -70,33 +73,35 @@ extension Session {
                         misses += 1
                         if misses > 1 { return followChurn() }
                         // The collection may have moved past the answer: a newer one.
+                        movedSinceAnswer = false
                         do throws(REPLError) { expected = try await serverAnswer(fingerprinted: false) } catch {
+                            failure = error
                             return waiter.finish(false)
                         }
-                        movedSinceAnswer = false
                         again = true
                     }
                 } while again && churn == nil
             }
         }
+        // Followed from before the first read: an update during it counts.
         let watch = firebase.observeValue {
             movedSinceAnswer = true
             compare()
         }
-        compare()
         defer { watch.cancel() }
+        expected = try await serverAnswer(fingerprinted: false)
+        compare()
         let timer = Task { @MainActor in
             try? await Task.sleep(for: .milliseconds(Int((seconds * 1000).rounded(.up))))
             waiter.finish(false)
         }
         defer { timer.cancel() }
         if await waiter.wait() { return collection.count }
-        if let failure = churn?.failure { throw failure }
+        if let failure = failure ?? churn?.failure { throw failure }
         // Once more, in one step.
-        expected = try await serverAnswer(fingerprinted: false)
-        if expected.matchesNow(firebase.collection) { return expected.children.count }
-        throw .outOfSync(command: command, seconds: seconds,
-                         detail: await expected.difference(from: firebase.collection))
+        let last = try await serverAnswer(fingerprinted: false)
+        if last.matchesNow(collection) { return last.children.count }
+        throw .outOfSync(command: command, seconds: seconds, detail: await last.difference(from: collection))
     }
 
     private func serverAnswer(fingerprinted: Bool) async throws(REPLError) -> ServerAnswer {

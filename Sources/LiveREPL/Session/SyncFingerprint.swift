@@ -6,22 +6,25 @@ import LiveCollection
 import LiveFirebase
 import LiveModel
 
-/// A digest of a set of children — each key with its value — that changes
-/// one child at a time: their number and the sum of a 128-bit hash of each
-/// (key, value digest). Two sets with the same fingerprint hold the same
-/// children with the same values, but for a chance of about 2⁻¹²⁸; the
-/// order is not in it.
+/// A digest of a set of children — each key with its value and its sort
+/// value — that changes one child at a time: their number and the sum of a
+/// 128-bit hash of each (key, value digest, sort value). Two sets with the
+/// same fingerprint hold the same children with the same values and sort
+/// values (so, in one order, the same order), but for a chance of about
+/// 2⁻¹²⁸. Values are digested without priorities; a priority order's sort
+/// value is the priority.
 struct ChildrenFingerprint: Hashable, Sendable {
     /// The hash of one child.
     struct Child: Hashable, Sendable {
         let high: UInt64, low: UInt64
 
-        init(key: Key, digest: ValueDigest) {
+        init(key: Key, digest: ValueDigest, sortValue: SortValue) {
             func half(_ salt: UInt8) -> UInt64 {
                 var hasher = Hasher()
                 hasher.combine(salt)
                 hasher.combine(key)
                 hasher.combine(digest)
+                hasher.combine(sortValue)
                 return UInt64(bitPattern: Int64(hasher.finalize()))
             }
             high = half(0)
@@ -64,13 +67,15 @@ final class SyncTracker: SortedCollectionObserver {
     /// first is.
     var onChange: (() -> Void)?
 
-    /// Starts following `collection`: its models are taken now (O(n) on the
-    /// main actor, a copy) and hashed away from it.
+    /// Starts following `collection`: its models and sort values are taken
+    /// now (O(n) on the main actor, a copy) and hashed away from it.
     init(_ collection: SortedCollection<REPLChild>) {
         self.collection = collection
-        let models = collection.models
+        var models: [(REPLChild, SortValue)] = []
+        models.reserveCapacity(collection.count)
+        collection.forEachPosted { model, post in models.append((model, post.sortValue ?? .null)) }
         token = collection.addObserver(self)
-        Task { @MainActor [weak self] in
+        Task { @MainActor [weak self, models] in
             let hashes = await Self.hashes(models)
             self?.started(hashes)
         }
@@ -79,10 +84,12 @@ final class SyncTracker: SortedCollectionObserver {
     func cancel() { token?.cancel() }
 
     @concurrent
-    private static func hashes(_ models: [REPLChild]) async -> [Key: ChildrenFingerprint.Child] {
+    private static func hashes(_ models: [(REPLChild, SortValue)]) async -> [Key: ChildrenFingerprint.Child] {
         var out: [Key: ChildrenFingerprint.Child] = [:]
         out.reserveCapacity(models.count)
-        for model in models { out[model.identifier] = .init(key: model.identifier, digest: model.digest) }
+        for (model, sortValue) in models {
+            out[model.identifier] = .init(key: model.identifier, digest: model.digest, sortValue: sortValue)
+        }
         return out
     }
 
@@ -99,7 +106,9 @@ final class SyncTracker: SortedCollectionObserver {
     /// Takes the change of `key`: its hash before (at the start, or at its
     /// last change) leaves the fingerprint, its hash now enters it.
     private func touch(_ key: Key) {
-        let now = collection.model(for: key).map { ChildrenFingerprint.Child(key: key, digest: $0.digest) }
+        let now = collection.model(for: key).map {
+            ChildrenFingerprint.Child(key: key, digest: $0.digest, sortValue: collection.sortValue(for: key) ?? .null)
+        }
         if fingerprint != nil {
             let before = changed[key] ?? start?[key]
             if let before { fingerprint!.remove(before) }

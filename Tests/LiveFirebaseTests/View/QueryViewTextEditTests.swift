@@ -1,5 +1,5 @@
 // QueryViewTextEditTests.swift — a changed child made from the received
-// texts (`asChild`, `replacingMember`) against the same child built from
+// texts (`asChild`, `replacing(at:with:key:order:)`) against the same child built from
 // values, as the query view did before, over hostile random JSON text.
 
 @testable import LiveFirebase
@@ -63,7 +63,7 @@ struct QueryViewTextEditTests {
         }
     }
 
-    @Test("a member replaced or removed, and a whole child re-keyed: the same snapshots as from values")
+    @Test("a value at a path of one to three members replaced or removed, and a whole child re-keyed: the same snapshots as from values")
     func differential() throws {
         let seed = testSeed()
         var r = SplitMix64(seed: seed)
@@ -76,24 +76,37 @@ struct QueryViewTextEditTests {
             else { continue }
             let replacementText = Self.text(&r, depth: 2)
             let replacement = try Snapshot.parse(json: replacementText, order: order)
-            let memberText = Self.names[Int(r.next() % UInt64(Self.names.count))]
-            let member = try #require(try? Key(JSONValue(parsing: memberText).stringValue ?? ""))
-            let context = "seed \(seed) round \(round): \(currentText) [\(memberText)] <- \(replacementText)"
+            // A path of one to three members, the first often one the child has.
+            var path: [Key] = []
+            for _ in 0..<(1 + Int(r.next() % 3)) {
+                let memberText = Self.names[Int(r.next() % UInt64(Self.names.count))]
+                path.append(try #require(try? Key(JSONValue(parsing: memberText).stringValue ?? "")))
+            }
+            let member = path[0]
+            let context = "seed \(seed) round \(round): \(currentText) \(path.map(\.string)) <- \(replacementText)"
 
-            let fromValues = Snapshot(key: key, value: current.value.replacing([member][...], with: replacement.value),
+            let fromValues = Snapshot(key: key, value: current.value.replacing(path[...], with: replacement.value),
                                       priority: current.priority, order: order)
-            if let fromText = current.replacingMember(member, with: replacement, key: key, order: order) {
+            if let fromText = current.replacing(at: path[...], with: replacement, key: key, order: order) {
                 edited += 1
                 #expect(Self.same(fromText, fromValues), "\(context)")
-                #expect(Self.keepsPriorities(fromText, current, member, replacement), "\(context)")
+                if path.count == 1 {
+                    #expect(Self.keepsPriorities(fromText, current, member, replacement), "\(context)")
+                } else {
+                    // The members the path does not reach keep theirs.
+                    let reached = fromText.child(member)
+                    #expect(Self.keepsPriorities(fromText, current, member, reached), "\(context)")
+                }
             } else {
                 fellBack += 1
             }
             // The same value as a member of a received object (a patch's, say).
             let asMember = try Snapshot.parse(json: #"{"r":"# + replacementText + "}", order: order).children.first
-            if let asMember, let fromText = current.replacingMember(member, with: asMember, key: key, order: order) {
+            if let asMember, let fromText = current.replacing(at: path[...], with: asMember, key: key, order: order) {
                 #expect(Self.same(fromText, fromValues), "\(context) (as a member)")
-                #expect(Self.keepsPriorities(fromText, current, member, asMember), "\(context) (as a member)")
+                if path.count == 1 {
+                    #expect(Self.keepsPriorities(fromText, current, member, asMember), "\(context) (as a member)")
+                }
             }
             let whole = replacement.asChild(key, order: order)
             let wholeFromValues = Snapshot(key: key, value: replacement.value, priority: replacement.priority,
