@@ -17,6 +17,9 @@ enum ClientPathBenchmark {
         var patchedPerSecond: Double
         /// The same texts parsed alone, per second (the parse is part of both).
         var parsesPerSecond: Double
+        /// Single changes three levels down (`/k/m/x`, a member the order
+        /// does not read) per second.
+        var deepPerSecond: Double
     }
 
     static let patchSize = 100
@@ -27,7 +30,9 @@ enum ClientPathBenchmark {
                                                 dataSource: DecodingDataSource<BenchChild>(), opener: .offline)
         defer { collection.stop() }
         var body = "{"
-        for i in 0..<children { body += (i == 0 ? "" : ",") + #""k\#(i)":{"s":\#(i),"t":"title \#(i)"}"# }
+        for i in 0..<children {
+            body += (i == 0 ? "" : ",") + #""k\#(i)":{"s":\#(i),"t":"title \#(i)","m":{"x":\#(i),"y":"why"}}"#
+        }
         body += "}"
         try await collection.receive(.put, at: .root, json: body)
         body = ""
@@ -65,11 +70,20 @@ enum ClientPathBenchmark {
             await collection.receive(.patch(try StreamPayload.parse(json: text, kind: .patch, order: .child("s"))))
         }
         let patchSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let deep = (0..<changes).map { i in
+            Array(#"{"path":"/k\#(Int.random(in: 0..<children, using: &rng))/m/x","data":\#(i)}"#.utf8)
+        }
+        start = DispatchTime.now().uptimeNanoseconds
+        for text in deep {
+            await collection.receive(.put(try StreamPayload.parse(json: text, kind: .put, order: .child("s"))))
+        }
+        let deepSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         guard staged >= changes, sections.counts.reduce(0, +) == children else {
             throw BenchError("\(staged) staged changes for \(changes) single changes, \(sections.counts.reduce(0, +)) rows")
         }
         return Figures(singlesPerSecond: Double(changes) / singleSeconds,
                        patchedPerSecond: Double(patches.count * patchSize) / patchSeconds,
-                       parsesPerSecond: Double(changes) / parseSeconds)
+                       parsesPerSecond: Double(changes) / parseSeconds,
+                       deepPerSecond: Double(changes) / deepSeconds)
     }
 }

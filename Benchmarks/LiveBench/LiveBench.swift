@@ -78,6 +78,8 @@ struct LiveBench: AsyncParsableCommand {
                   against: ("their texts parsed alone", parses))
             r.add("  children per second in patches of \(ClientPathBenchmark.patchSize)",
                   Timing.median(runs.map(\.patchedPerSecond)), unit: "/s")
+            r.add("  single changes three levels down (/k/m/x) per second",
+                  Timing.median(runs.map(\.deepPerSecond)), unit: "/s")
         }
         r.print()
     }
