@@ -44,15 +44,15 @@ extension PreparedFill {
 
 extension SortedCollection {
     /// Registers an observer, held weakly, as ``addObserver(_:)`` does, with
-    /// the work it does on a fill; that work is handed to whoever prepares
-    /// a fill (``fillWorks``). `beforeChange` is called with the key of
+    /// the work it does on a fill, if any; that work is handed to whoever
+    /// prepares a fill (``fillWorks``). `beforeChange` is called with the key of
     /// each single change, and of each key a batch touches, once, before
     /// its first change in the batch (while the key still holds its model
     /// and place; a removal of an absent key is no change); `unchanged`
     /// with the keys of a batch that, in the end, changed nothing, and so
     /// is not told.
     @discardableResult
-    package func addObserver<O: SortedCollectionObserver>(_ observer: O, preparingFills work: FillWork<Model>,
+    package func addObserver<O: SortedCollectionObserver>(_ observer: O, preparingFills work: FillWork<Model>?,
                                                           beforeChange: ((Key) -> Void)? = nil,
                                                           unchanged: (([Key]) -> Void)? = nil)
         -> ObservationToken where O.Model == Model {

@@ -74,7 +74,13 @@ final class SyncTracker: SortedCollectionObserver {
         var models: [(REPLChild, SortValue)] = []
         models.reserveCapacity(collection.count)
         collection.forEachPosted { model, post in models.append((model, post.sortValue ?? .null)) }
-        token = collection.addObserver(self)
+        // A batch that moved and changed nothing (a new order that keeps
+        // every row in place) is not told: its keys' sort values changed.
+        token = collection.addObserver(self, preparingFills: nil, unchanged: { [weak self] keys in
+            guard let self else { return }
+            for key in keys { touch(key) }
+            if fingerprint != nil { onChange?() }
+        })
         Task { @MainActor [weak self, models] in
             let hashes = await Self.hashes(models)
             self?.started(hashes)
