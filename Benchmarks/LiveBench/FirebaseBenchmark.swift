@@ -33,6 +33,8 @@ enum FirebaseBenchmark {
         var loadStall: Double
         /// The same load into a collection carrying 100 sections.
         var sectionedLoadStall: Double
+        /// The same, in mode live (children added one by one), with 100 sections.
+        var liveLoadStall: Double
         /// How long the main actor takes to release the loaded collection
         /// with its 100 sections, once stopped.
         var releaseSeconds: Double
@@ -86,6 +88,9 @@ enum FirebaseBenchmark {
         }
         let (sectionedLoadStall, releaseSeconds) = try await sectionedLoad(reference, children: children, probe: probe,
                                                                            now: now)
+        // The default mode: the children arrive one by one.
+        let (liveLoadStall, _) = try await sectionedLoad(reference, children: children, probe: probe, now: now,
+                                                         mode: .live)
 
         // Every observed update: its count, and the latency its value carries.
         let observed = UpdateCounter()
@@ -140,7 +145,8 @@ enum FirebaseBenchmark {
         collection.stop()
         return Figures(loadSeconds: loadSeconds, fetchSeconds: fetchSeconds, eventsPerSecond: eventsPerSecond,
                        medianLatency: quantile(0.5), p99Latency: quantile(0.99), changesPerSecond: changesPerSecond,
-                       loadStall: loadStall, sectionedLoadStall: sectionedLoadStall, releaseSeconds: releaseSeconds,
+                       loadStall: loadStall, sectionedLoadStall: sectionedLoadStall, liveLoadStall: liveLoadStall,
+                       releaseSeconds: releaseSeconds,
                        eventsStall: eventsStall, patchStall: patchStall)
     }
 
@@ -148,9 +154,10 @@ enum FirebaseBenchmark {
     /// collection that carries 100 sections; and how long the main actor
     /// then takes to release them, once stopped.
     private static func sectionedLoad(_ reference: DatabaseReference, children: Int, probe: StallProbe,
-                                      now: @Sendable () -> UInt64) async throws -> (stall: Double, release: Double) {
+                                      now: @Sendable () -> UInt64, mode: LoadMode = .all) async throws
+        -> (stall: Double, release: Double) {
         var collection: FirebaseCollection<DecodingDataSource<BenchChild>>? = try FirebaseCollection(
-            reference: reference, query: DatabaseQuery(order: .child("s")), mode: .all,
+            reference: reference, query: DatabaseQuery(order: .child("s")), mode: mode,
             dataSource: DecodingDataSource<BenchChild>())
         var sections: SectionedCollection<BenchChild, Int>? = SectionedCollection(collection!.collection) { child in
             child.identifier.string.utf8.reduce(0) { $0 &+ Int($1) } % 100

@@ -144,6 +144,13 @@ public final class PreparedFill<Model: LiveModelProtocol> {
 }
 
 extension SortedCollection {
+    /// Tells observers of the preparations of `prepared` that failed
+    /// (`didFailToPrepare`), for a fill taken model by model rather than
+    /// with ``fill(_:)``.
+    package func reportFailures(of prepared: PreparedFill<Model>) {
+        for failure in prepared.failures { notifyFailure(failure.key, failure.error) }
+    }
+
     /// Fills an empty collection with a prepared fill, as one batch: its
     /// failures reach observers (`didFailToPrepare`), then one
     /// ``CollectionUpdate`` inserting every model. Load events are the

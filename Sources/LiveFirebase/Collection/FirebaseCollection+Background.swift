@@ -112,3 +112,74 @@ extension FirebaseCollection {
         return BackgroundLoad(view: view, events: events, fill: fill, works: works)
     }
 }
+
+extension FirebaseCollection {
+    /// How many children a first load in ``LoadMode/live`` adds before the
+    /// main actor runs other work.
+    static var liveLoadChunk: Int { 4_096 }
+
+    /// Applies the first whole value of a ``LoadMode/live`` collection with
+    /// the view's indexing and the models' preparation on a background
+    /// executor, as ``applyInBackground(_:filtered:)`` does; the main actor
+    /// then adds the children one by one, in order (the sequential
+    /// contract), ``liveLoadChunk`` at a time between other work.
+    ///
+    /// Declined as ``applyInBackground(_:filtered:)`` is. The view's child
+    /// events are told first, once the view holds the value; the value
+    /// event once every child is added. While the children are added,
+    /// other changes may come (a write of this client): a child is then
+    /// taken from the view as it is when its turn comes, not as it was
+    /// prepared, and one already shown is left as it is. A new query
+    /// (``setQuery(_:)``) ends the adding: its value is taken as the change
+    /// from the whole view.
+    /// - Returns: ``BackgroundOutcome/applied(_:observers:)`` with no
+    ///   events (they were told).
+    /// - Complexity: O(n log n) away from the main actor; on it, O(log n)
+    ///   per child and its observers' work, O(``liveLoadChunk``) at a time.
+    func applyLiveInBackground(_ payload: StreamPayload, filtered: Bool?) async -> BackgroundOutcome {
+        guard view.isEmpty, collection.isEmpty, feed.pendingCount == 0,
+              let prepare = feed.dataSource.detachedPreparation else { return .declined }
+        let before = view, listening = generation
+        let load = await Self.prepare(payload, query: view.query, filtered: filtered, filter: filter,
+                                      prepare: prepare, bulkFill: bulkFill, works: [], childEvents: true)
+        guard generation == listening else { return .dropped }
+        guard view === before, view.isEmpty, collection.isEmpty, feed.pendingCount == 0 else { return .declined }
+        let loaded = load.view
+        view = loaded
+        // The view holds the value: a new query from here on is a change
+        // from it (``setQuery(_:)`` takes the rows not added yet as shown).
+        hasLoaded = true
+        let version = loaded.version, filterAtStart = filterVersion
+        // Told before anything else can change the view (a write while the
+        // children are added raises events of its own).
+        if let events = load.events {
+            tell(events, loaded: false, values: false)
+            releaseInBackground(events)
+        }
+        collection.notifyLoad(started: true)
+        defer { collection.notifyLoad(started: false) }
+        collection.reportFailures(of: load.fill)
+        var order: [(model: Model, sortValue: SortValue?)] = []
+        order.reserveCapacity(load.fill.count)
+        load.fill.forEachPosted { model, post in order.append((model, post.sortValue)) }
+        for (i, (model, sortValue)) in order.enumerated() {
+            if i > 0, i % Self.liveLoadChunk == 0 {
+                await Task.yield()
+                // A new query's value replaces this one.
+                guard view === loaded else { return .dropped }
+            }
+            let key = model.identifier
+            if loaded.version == version, filterVersion == filterAtStart {
+                try? collection.add(model, sortValue: sortValue)
+            } else if collection.model(for: key) == nil, !feed.isPreparing(key),
+                      let shown = loaded.shownChild(key), shows(child: shown) {
+                // The view or the filter changed meanwhile: the child as it
+                // is now, if it is still shown.
+                feed.receive(shown)
+            }
+        }
+        // Stopped meanwhile: every child is in, and the next start resyncs.
+        guard generation == listening else { return .dropped }
+        return .applied([], observers: .zero)
+    }
+}

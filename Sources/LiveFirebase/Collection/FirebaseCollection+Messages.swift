@@ -89,8 +89,10 @@ extension FirebaseCollection {
         let started = ContinuousClock.now
         // A first load is filtered by the filter set now.
         if firstLoad { shownFilterVersion = filterVersion }
-        if firstLoad, mode != .live {
-            switch await applyInBackground(payload, filtered: filtered) {
+        if firstLoad, mode != .live || !fromCache {
+            let outcome = mode == .live ? await applyLiveInBackground(payload, filtered: filtered)
+                : await applyInBackground(payload, filtered: filtered)
+            switch outcome {
             case .applied(let events, let observers):
                 finish(events, isWhole: true, firstLoadStarted: started, observers: observers, fromCache: fromCache)
                 return releaseInBackground(events)

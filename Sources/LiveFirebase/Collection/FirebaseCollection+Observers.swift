@@ -40,11 +40,13 @@ extension FirebaseCollection {
         return ObservationToken { [weak self] in self?.progressObservers.remove(id) }
     }
 
-    func tell(_ events: [ChildEvent], loaded: Bool) {
+    /// Tells child observers `events`, then value observers when something
+    /// changed or the value is loaded (not with `values: false`).
+    func tell(_ events: [ChildEvent], loaded: Bool, values: Bool = true) {
         if !childObservers.isEmpty {
             for event in events { for handler in childObservers { handler(event) } }
         }
-        if !events.isEmpty || loaded { for handler in valueObservers { handler() } }
+        if values, !events.isEmpty || loaded { for handler in valueObservers { handler() } }
     }
 
     func tellProgress(_ progress: LoadProgress) {

@@ -187,17 +187,80 @@ struct FirebaseCollectionBackgroundTests {
         #expect(events == ["child_added gate after -", "child_added a after gate"])
     }
 
-    @Test("mode live keeps its first value child by child on the main actor")
+    @Test("mode live: the first value is prepared away from the main actor, then added child by child, in order")
     func liveStaysSequential() async throws {
         let source = LoggingSource()
         let c = try make(.live, source)
         let recorder = CollectionRecorder()
         let token = c.collection.addObserver(recorder)
         defer { token.cancel() }
+        var events: [String] = []
+        let observation = c.observeChildEvents { events.append("\($0.kind.rawValue) \($0.key)") }
+        defer { observation.cancel() }
         try await c.receive(.put, at: .root, json: #"{"a": {"s": 3}, "b": {"s": 1}}"#)
-        #expect(source.log.entries.isEmpty)
+        #expect(source.log.entries.sorted() == ["a", "b"])
         #expect(recorder.log == ["start", "insert b@0", "insert a@1", "end"], "\(recorder.log)")
+        #expect(events == ["child_added b", "child_added a"])
+        #expect(c.status == .live)
     }
+
+    @Test("mode live: changes that come while a large first value is added child by child end in the view's rows")
+    func liveLoadInterleaved() async throws {
+        let source = LoggingSource()
+        let c = try make(.live, source)
+        let n = FirebaseCollection<LoggingSource>.liveLoadChunk * 2 + 10
+        // The rows as a list view holds them, from the sequential changes.
+        var mirror: [Key] = []
+        var changed = false
+        var inserted = Set<Key>()
+        let observer = SequentialObserver { change in
+            switch change {
+            case .inserted(let m, let at):
+                mirror.insert(m.identifier, at: at)
+                inserted.insert(m.identifier)
+            case .removed(_, let at): mirror.remove(at: at)
+            case .updated: break
+            case .moved(let m, let from, let to):
+                mirror.remove(at: from)
+                mirror.insert(m.identifier, at: to)
+            }
+            guard !changed else { return }
+            changed = true
+            // Queued on the main actor: they run between two chunks of the load.
+            Task { @MainActor in
+                try await c.receive(.put, at: DatabasePath("k\(n - 1)"), json: "null")            // not added yet: never shown
+                try await c.receive(.put, at: DatabasePath("k\(n - 2)/s"), json: "-1")            // not added yet: first, changed
+                try await c.receive(.put, at: "k0/s", json: "\(n * 10)")             // added: moves last
+                try await c.receive(.put, at: "new", json: #"{"s": 5.5}"#)
+            }
+        }
+        let token = c.collection.addObserver(observer)
+        defer { token.cancel() }
+        var members: [String] = []
+        for i in 0..<n { members.append(#""k\#(i)": {"s": \#(i)}"#) }
+        try await c.receive(.put, at: .root, json: "{" + members.joined(separator: ",") + "}")
+        await c.feed.settle()
+        var expected = (0..<(n - 1)).map { Key(unchecked: "k\($0)") }
+        expected.removeAll { $0 == "k0" || $0 == Key(unchecked: "k\(n - 2)") }
+        expected.insert(Key(unchecked: "k\(n - 2)"), at: 0)
+        expected.insert("new", at: 6)
+        expected.append("k0")
+        let shown = c.collection.models.map(\.identifier)
+        #expect(shown == expected, "\(shown.prefix(8)) … \(shown.suffix(3))")
+        #expect(mirror == shown, "the sequential changes rebuild the rows")
+        // The changes ran between two chunks: the child removed before its
+        // turn was never shown.
+        #expect(!inserted.contains(Key(unchecked: "k\(n - 1)")))
+        #expect(c.status == .live)
+    }
+}
+
+/// Hands each single change to a closure.
+final class SequentialObserver: SortedCollectionObserver {
+    typealias Model = LoggingSource.Model
+    let handler: (SequentialChange<Model>) -> Void
+    init(_ handler: @escaping (SequentialChange<Model>) -> Void) { self.handler = handler }
+    func collection(_ collection: SortedCollection<Model>, didChange change: SequentialChange<Model>) { handler(change) }
 }
 
 /// Counts the calls of a section closure, from any executor.
