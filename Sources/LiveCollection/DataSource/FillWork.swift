@@ -40,6 +40,14 @@ extension PreparedFill {
     package func forEachPosted(_ body: (Model, OrderPost) -> Void) {
         backend.forEachPosted(body)
     }
+
+    /// Calls `body` with each model and its sort value in order, from
+    /// `position`, until it returns false: a fill taken a part at a time.
+    /// - Complexity: O(log n) to start, then O(1) per model.
+    @inlinable
+    package func forEachModel(from position: Int, _ body: (Model, SortValue) -> Bool) {
+        backend.forEachModel(from: position, body)
+    }
 }
 
 extension SortedCollection {

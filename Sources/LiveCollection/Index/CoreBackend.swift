@@ -104,6 +104,16 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
         forEachEntry { model, key, value in body(model, OrderPost(value: .firebase(value), key: key)) }
     }
 
+    /// Calls `body` with each model and its sort value in order, from
+    /// `position`, until it returns false.
+    /// - Complexity: O(log n) to start, then O(1) per model.
+    @inlinable
+    func forEachModel(from position: Int, _ body: (Model, SortValue) -> Bool) {
+        models.withUnsafeBufferPointer { models in
+            index.forEachEntry(from: position) { id, _, value in body(models[Int(id)]!, value) }
+        }
+    }
+
     /// Orders every child of `value` in bulk, child `i` at entry id `i`,
     /// when `value` is a whole parsed document ordered under ``order`` and
     /// the backend is empty; models are then set with ``setBuilt(_:id:)``

@@ -114,15 +114,11 @@ extension FirebaseCollection {
 }
 
 extension FirebaseCollection {
-    /// How many children a first load in ``LoadMode/live`` adds before the
-    /// main actor runs other work.
-    static var liveLoadChunk: Int { 4_096 }
-
     /// Applies the first whole value of a ``LoadMode/live`` collection with
     /// the view's indexing and the models' preparation on a background
     /// executor, as ``applyInBackground(_:filtered:)`` does; the main actor
     /// then adds the children one by one, in order (the sequential
-    /// contract), ``liveLoadChunk`` at a time between other work.
+    /// contract), for ``liveLoadSlice`` at a time between other work.
     ///
     /// Declined as ``applyInBackground(_:filtered:)`` is. The view's child
     /// events are told first, once the view holds the value; the value
@@ -135,16 +131,20 @@ extension FirebaseCollection {
     /// - Returns: ``BackgroundOutcome/applied(_:observers:)`` with no
     ///   events (they were told).
     /// - Complexity: O(n log n) away from the main actor; on it, O(log n)
-    ///   per child and its observers' work, O(``liveLoadChunk``) at a time.
+    ///   per child and its observers' work, ``liveLoadSlice`` at a time.
     func applyLiveInBackground(_ payload: StreamPayload, filtered: Bool?) async -> BackgroundOutcome {
         guard view.isEmpty, collection.isEmpty, feed.pendingCount == 0,
               let prepare = feed.dataSource.detachedPreparation else { return .declined }
         let before = view, listening = generation
-        let load = await Self.prepare(payload, query: view.query, filtered: filtered, filter: filter,
-                                      prepare: prepare, bulkFill: bulkFill, works: [], childEvents: true)
+        // The only reference to the load: its fill's own index and models,
+        // and its events, are freed away from the main actor.
+        var held: BackgroundLoad<Model>? = await Self.prepare(
+            payload, query: view.query, filtered: filtered, filter: filter, prepare: prepare, bulkFill: bulkFill,
+            works: [], childEvents: true)
+        defer { releaseInBackground(&held, leaving: nil) }
         guard generation == listening else { return .dropped }
         guard view === before, view.isEmpty, collection.isEmpty, feed.pendingCount == 0 else { return .declined }
-        let loaded = load.view
+        let loaded = held!.view
         view = loaded
         // The view holds the value: a new query from here on is a change
         // from it (``setQuery(_:)`` takes the rows not added yet as shown).
@@ -152,31 +152,33 @@ extension FirebaseCollection {
         let version = loaded.version, filterAtStart = filterVersion
         // Told before anything else can change the view (a write while the
         // children are added raises events of its own).
-        if let events = load.events {
-            tell(events, loaded: false, values: false)
-            releaseInBackground(events)
-        }
+        if let events = held!.events { tell(events, loaded: false, values: false) }
         collection.notifyLoad(started: true)
         defer { collection.notifyLoad(started: false) }
-        collection.reportFailures(of: load.fill)
-        var order: [(model: Model, sortValue: SortValue?)] = []
-        order.reserveCapacity(load.fill.count)
-        load.fill.forEachPosted { model, post in order.append((model, post.sortValue)) }
-        for (i, (model, sortValue)) in order.enumerated() {
-            if i > 0, i % Self.liveLoadChunk == 0 {
-                await Task.yield()
-                // A new query's value replaces this one.
-                guard view === loaded else { return .dropped }
+        collection.reportFailures(of: held!.fill)
+        let clock = ContinuousClock()
+        var position = 0
+        let total = held!.fill.count
+        while position < total {
+            let slice = clock.now
+            held!.fill.forEachModel(from: position) { model, sortValue in
+                position += 1
+                let key = model.identifier
+                if loaded.version == version, filterVersion == filterAtStart {
+                    try? collection.add(model, sortValue: sortValue)
+                } else if collection.model(for: key) == nil, !feed.isPreparing(key),
+                          let shown = loaded.shownChild(key), shows(child: shown) {
+                    // The view or the filter changed meanwhile: the child as
+                    // it is now, if it is still shown.
+                    feed.receive(shown)
+                }
+                // The clock read every 64 children.
+                return position % 64 != 0 || slice.duration(to: clock.now) < liveLoadSlice
             }
-            let key = model.identifier
-            if loaded.version == version, filterVersion == filterAtStart {
-                try? collection.add(model, sortValue: sortValue)
-            } else if collection.model(for: key) == nil, !feed.isPreparing(key),
-                      let shown = loaded.shownChild(key), shows(child: shown) {
-                // The view or the filter changed meanwhile: the child as it
-                // is now, if it is still shown.
-                feed.receive(shown)
-            }
+            guard position < total else { break }
+            await Task.yield()
+            // A new query's value replaces this one.
+            guard view === loaded else { return .dropped }
         }
         // Stopped meanwhile: every child is in, and the next start resyncs.
         guard generation == listening else { return .dropped }

@@ -128,6 +128,9 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     /// How many children the window held when they were found too large to
     /// keep: nothing is saved while it holds as many, until a save succeeds.
     var cacheTooLargeAt: Int?
+    /// How long a first load in ``LoadMode/live`` adds children before the
+    /// main actor runs other work (tests make it zero).
+    package var liveLoadSlice: Duration = .milliseconds(8)
     /// Why the last save to the ``cache`` failed; nil once one succeeds.
     public internal(set) var cacheError: DatabaseError?
     /// How writes made through the collection reach the database.
