@@ -3,7 +3,11 @@
 /// How a ``FirebaseCollection`` loads its children.
 public enum LoadMode: Sendable, Hashable {
     /// Child by child: the initial children arrive as single additions (in
-    /// the sequential contract), then every change as it happens.
+    /// the sequential contract), then every change as it happens. The first
+    /// value is indexed and its models made away from the main actor; the
+    /// additions then come in order, a few milliseconds of them at a time,
+    /// so the main actor keeps running other work between them (a write
+    /// made meanwhile shows at once).
     case live
     /// Everything at once: the initial children arrive as one batch, then
     /// every change as it happens.
