@@ -140,7 +140,7 @@ extension FirebaseCollection {
         // and its events, are freed away from the main actor.
         var held: BackgroundLoad<Model>? = await Self.prepare(
             payload, query: view.query, filtered: filtered, filter: filter, prepare: prepare, bulkFill: bulkFill,
-            works: [], childEvents: true)
+            works: [], childEvents: !childObservers.isEmpty)
         defer { releaseInBackground(&held, leaving: nil) }
         guard generation == listening else { return .dropped }
         guard view === before, view.isEmpty, collection.isEmpty, feed.pendingCount == 0 else { return .declined }
@@ -149,10 +149,14 @@ extension FirebaseCollection {
         // The view holds the value: a new query from here on is a change
         // from it (``setQuery(_:)`` takes the rows not added yet as shown).
         hasLoaded = true
-        let version = loaded.version, filterAtStart = filterVersion
+        // The fill was filtered by the filter of `shownFilterVersion`.
+        let version = loaded.version, filterAtStart = shownFilterVersion
         // Told before anything else can change the view (a write while the
-        // children are added raises events of its own).
-        if let events = held!.events { tell(events, loaded: false, values: false) }
+        // children are added raises events of its own), so before the rows
+        // are added.
+        let events = held!.events ?? (childObservers.isEmpty ? [] : loaded.fillEvents())
+        tell(events, loaded: false, values: false)
+        releaseInBackground(events)
         collection.notifyLoad(started: true)
         defer { collection.notifyLoad(started: false) }
         collection.reportFailures(of: held!.fill)
@@ -177,11 +181,19 @@ extension FirebaseCollection {
             }
             guard position < total else { break }
             await Task.yield()
-            // A new query's value replaces this one.
-            guard view === loaded else { return .dropped }
+            // A new query's value replaces this one; should that query
+            // fail, this view comes back, and its rows with it.
+            guard view === loaded else {
+                liveLoadCut = loaded
+                return .dropped
+            }
         }
-        // Stopped meanwhile: every child is in, and the next start resyncs.
-        guard generation == listening else { return .dropped }
+        // Stopped meanwhile: every child is in, filtered as the filter is
+        // now, and the next start resyncs.
+        guard generation == listening else {
+            if shownFilterVersion != filterVersion { refilter() }
+            return .dropped
+        }
         return .applied([], observers: .zero)
     }
 }

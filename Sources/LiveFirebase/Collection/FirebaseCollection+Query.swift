@@ -116,6 +116,11 @@ extension FirebaseCollection {
                 pages = restored.pages
                 if filter != nil || restored.filter != nil { filterVersion += 1 }
                 filter = restored.filter
+                // A first load the new query cut short: the rows not added yet.
+                if liveLoadCut === view {
+                    liveLoadCut = nil
+                    refilter()
+                }
                 // Listening again, unless the collection was stopped.
                 if case .stopped = error {} else { open() }
             }

@@ -131,6 +131,9 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     /// How long a first load in ``LoadMode/live`` adds children before the
     /// main actor runs other work (tests make it zero).
     package var liveLoadSlice: Duration = .milliseconds(8)
+    /// The view whose first load in ``LoadMode/live`` a new query cut
+    /// short: if that query fails and the view comes back, so do its rows.
+    weak var liveLoadCut: QueryView?
     /// Why the last save to the ``cache`` failed; nil once one succeeds.
     public internal(set) var cacheError: DatabaseError?
     /// How writes made through the collection reach the database.

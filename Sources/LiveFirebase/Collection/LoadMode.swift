@@ -7,7 +7,9 @@ public enum LoadMode: Sendable, Hashable {
     /// value is indexed and its models made away from the main actor; the
     /// additions then come in order, a few milliseconds of them at a time,
     /// so the main actor keeps running other work between them (a write
-    /// made meanwhile shows at once).
+    /// made meanwhile shows at once). The value's child events
+    /// (``FirebaseCollection/observeChildEvents(_:)``) are told when it is
+    /// taken, before its rows are added; value observers once they are.
     case live
     /// Everything at once: the initial children arrive as one batch, then
     /// every change as it happens.

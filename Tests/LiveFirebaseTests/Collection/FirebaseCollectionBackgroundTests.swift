@@ -255,6 +255,36 @@ struct FirebaseCollectionBackgroundTests {
         #expect(!inserted.contains(Key(unchecked: "k\(n - 1)")))
         #expect(c.status == .live)
     }
+    @Test("mode live: a new query that cuts a first load short, then fails, brings the whole first value back")
+    func liveLoadCutByFailedQuery() async throws {
+        let c = try make(.live, LoggingSource())
+        c.liveLoadSlice = .zero
+        var queryChange: Task<Void, Never>?, stop: Task<Void, Never>?
+        let observer = SequentialObserver { _ in
+            guard queryChange == nil else { return }
+            // Between two slices of the load: a new query, then a stop
+            // while it waits for its value (it fails with `stopped`).
+            queryChange = Task { @MainActor in try? await c.setQuery(DatabaseQuery(order: .key)) }
+            stop = Task { @MainActor in
+                // Once the query change waits for its value (tasks need not
+                // start in the order they were made).
+                for _ in 0..<10_000 where c.replacing == nil { await Task.yield() }
+                c.stop()
+            }
+        }
+        let token = c.collection.addObserver(observer)
+        defer { token.cancel() }
+        var members: [String] = []
+        for i in 0..<1_000 { members.append(#""k\#(i)": {"s": \#(i)}"#) }
+        try await c.receive(.put, at: .root, json: "{" + members.joined(separator: ",") + "}")
+        await stop?.value
+        await queryChange?.value
+        await c.feed.settle()
+        // The query change failed: its stream was stopped.
+        #expect(c.query == DatabaseQuery(order: .child("s")))
+        #expect(c.collection.models.map(\.identifier) == (0..<1_000).map { Key(unchecked: "k\($0)") })
+    }
+
 }
 
 /// Hands each single change to a closure.
