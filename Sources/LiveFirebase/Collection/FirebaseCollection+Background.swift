@@ -52,9 +52,16 @@ extension FirebaseCollection {
     /// The main actor runs other work meanwhile: if the view or the
     /// collection changed by then, the result is declined too; if the
     /// collection stopped or reopened, it is dropped.
+    /// The data source's detached preparation, when a first load can be
+    /// prepared away from the main actor: nothing is held in the view or
+    /// the collection, and no preparation is pending.
+    private var firstLoadPreparation: (@Sendable (Snapshot) throws -> Preparation<Model>)? {
+        guard view.isEmpty, collection.isEmpty, feed.pendingCount == 0 else { return nil }
+        return feed.dataSource.detachedPreparation
+    }
+
     func applyInBackground(_ payload: StreamPayload, filtered: Bool?) async -> BackgroundOutcome {
-        guard view.isEmpty, collection.isEmpty, feed.pendingCount == 0,
-              let prepare = feed.dataSource.detachedPreparation else { return .declined }
+        guard let prepare = firstLoadPreparation else { return .declined }
         let before = view, listening = generation
         // A large load's child events cost memory and time: made only for
         // observers, or for one added while the load was prepared.
@@ -133,8 +140,7 @@ extension FirebaseCollection {
     /// - Complexity: O(n log n) away from the main actor; on it, O(log n)
     ///   per child and its observers' work, ``liveLoadSlice`` at a time.
     func applyLiveInBackground(_ payload: StreamPayload, filtered: Bool?) async -> BackgroundOutcome {
-        guard view.isEmpty, collection.isEmpty, feed.pendingCount == 0,
-              let prepare = feed.dataSource.detachedPreparation else { return .declined }
+        guard let prepare = firstLoadPreparation else { return .declined }
         let before = view, listening = generation
         // The only reference to the load: its fill's own index and models,
         // and its events, are freed away from the main actor.

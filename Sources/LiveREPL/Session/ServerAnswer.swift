@@ -74,7 +74,7 @@ struct ServerAnswer: Sendable {
     @MainActor
     func matchesNow(_ collection: SortedCollection<REPLChild>) -> Bool {
         guard collection.count == children.count else { return false }
-        return zip(collection.models, children).allSatisfy { $0.identifier == $1.key && $0.holdsValue(of: $1) }
+        return Self.holds(collection.models, children[...])
     }
 
     /// How `collection` differs, in a few words.
@@ -92,11 +92,17 @@ struct ServerAnswer: Sendable {
         return "\(stale.count) children with other values here: \(stale.prefix(5).joined(separator: ", "))"
     }
 
-    /// Whether `models` are `children`, key by key and value by value.
+    /// Whether `models` are `children`, key by key and value by value,
+    /// compared away from the main actor.
     @concurrent
     private static func same(_ models: [REPLChild], _ children: ArraySlice<Snapshot>) async -> Bool {
-        guard models.count == children.count else { return false }
-        return zip(models, children).allSatisfy { $0.identifier == $1.key && $0.holdsValue(of: $1) }
+        holds(models, children)
+    }
+
+    /// Whether `models` are `children`, key by key and value by value.
+    private static func holds(_ models: [REPLChild], _ children: ArraySlice<Snapshot>) -> Bool {
+        models.count == children.count
+            && zip(models, children).allSatisfy { $0.identifier == $1.key && $0.holdsValue(of: $1) }
     }
 }
 
