@@ -14,7 +14,7 @@ struct LiveBench: AsyncParsableCommand {
         """)
 
     enum Part: String, ExpressibleByArgument, CaseIterable {
-        case load, events, collection, sections, server, firebase, json, cache, client
+        case load, events, collection, sections, server, firebase, json, cache, client, query
         /// Only the server's write latency with limited query listeners (part of `server`).
         case serverWindow = "server-window"
     }
@@ -31,7 +31,7 @@ struct LiveBench: AsyncParsableCommand {
     @Option(help: "Runs per figure; the median is reported.")
     var repeats = 3
 
-    @Option(parsing: .upToNextOption, help: "Which parts to run (load, events, collection, sections, server, firebase, json, cache, client; server-window runs only the server's figure with limited query listeners).")
+    @Option(parsing: .upToNextOption, help: "Which parts to run (load, events, collection, sections, server, firebase, json, cache, client, query; server-window runs only the server's figure with limited query listeners).")
     var only: [Part] = Part.allCases
 
     @Flag(help: "Skip the Foundation JSONSerialization baseline (about 10 s at 1M children).")
@@ -65,6 +65,7 @@ struct LiveBench: AsyncParsableCommand {
         if only.contains(.json) { try runJSON() }
         if only.contains(.cache) { try await runCache() }
         if only.contains(.client) { try await runClient() }
+        if only.contains(.query) { try await runQuery() }
     }
 
     @MainActor
@@ -80,6 +81,24 @@ struct LiveBench: AsyncParsableCommand {
                   Timing.median(runs.map(\.patchedPerSecond)), unit: "/s")
             r.add("  single changes three levels down (/k/m/x) per second",
                   Timing.median(runs.map(\.deepPerSecond)), unit: "/s")
+        }
+        r.print()
+    }
+
+    @MainActor
+    private func runQuery() async throws {
+        var r = Report(title: "A new query and the next page over a loaded collection with 100 sections (server in this process, orderByChild)")
+        for children in quick ? [20_000] : querySizes {
+            var runs: [QueryChangeBenchmark.Figures] = []
+            for _ in 0..<repeats { runs.append(try await QueryChangeBenchmark.run(children: children)) }
+            r.add("setQuery to the same \(children) children: until it returns", Timing.median(runs.map(\.sameSeconds)) * 1e3,
+                  unit: "ms")
+            r.add("  its longest main-actor stall", Timing.median(runs.map(\.sameStall)) * 1e3, unit: "ms",
+                  target: "<= 16 ms")
+            r.add("setQuery to their first half", Timing.median(runs.map(\.halfSeconds)) * 1e3, unit: "ms")
+            r.add("  its longest main-actor stall", Timing.median(runs.map(\.halfStall)) * 1e3, unit: "ms")
+            r.add("loadNextPage from half of them to all", Timing.median(runs.map(\.pageSeconds)) * 1e3, unit: "ms")
+            r.add("  its longest main-actor stall", Timing.median(runs.map(\.pageStall)) * 1e3, unit: "ms")
         }
         r.print()
     }
@@ -149,6 +168,9 @@ struct LiveBench: AsyncParsableCommand {
 
     @Option(parsing: .upToNextOption, help: "Children at the location in the cache-first start benchmark.")
     var cacheSizes: [Int] = [100_000, 1_000_000]
+
+    @Option(parsing: .upToNextOption, help: "Children in the new-query and next-page benchmark.")
+    var querySizes: [Int] = [100_000, 1_000_000]
 
     @Option(help: "Writes per listener count in the server benchmark.")
     var serverWrites = 100_000

@@ -59,6 +59,13 @@ extension FirebaseCollection {
     func noteCacheChanges(_ events: [ChildEvent]) {
         cacheChanges &+= 1
         guard cache != nil, !cacheChangesOverflow else { return }
+        guard cacheChangedKeys.count + events.count <= cacheChangeLimit * 2 else {
+            // More than a save appends (a whole value that changed much):
+            // not each key noted, on the main actor.
+            cacheChangesOverflow = true
+            cacheChangedKeys.removeAll()
+            return
+        }
         for event in events { cacheChangedKeys.insert(event.key) }
         if cacheChangedKeys.count > cacheChangeLimit {
             cacheChangesOverflow = true

@@ -80,9 +80,19 @@ extension FirebaseCollection {
             // A new query's first value (setQuery); a stream sends it before
             // anything else, and what comes before it is not for this view.
             guard isWhole else { return }
-            replacing = nil
-            let events = applyReplacement(payload, filtered: filtered, shown: replacement.shown)
-            return finish(events, isWhole: true, firstLoadStarted: nil)
+            switch await applyReplacementInBackground(payload, filtered: filtered, shown: replacement.shown) {
+            case .applied(let events, _):
+                // The rows shown before: freed away from the main actor.
+                releaseInBackground(consume replacement)
+                finish(events, isWhole: true, firstLoadStarted: nil)
+                return releaseInBackground(events)
+            case .dropped: return
+            case .declined:
+                guard let replacement = replacing else { return }
+                replacing = nil
+                let events = applyReplacement(payload, filtered: filtered, shown: replacement.shown)
+                return finish(events, isWhole: true, firstLoadStarted: nil)
+            }
         }
         let listening = generation
         let firstLoad = isWhole && !hasLoaded

@@ -75,7 +75,7 @@ extension FirebaseCollection {
         let asked = query
         pages += 1
         guard case .pagedFromEnd = mode else {
-            try await listen(to: Self.effectiveQuery(query, mode: mode, pages: pages))
+            try await listen(toPage: Self.effectiveQuery(query, mode: mode, pages: pages))
             await feed.settle()
             return max(0, collection.count - before)
         }
@@ -85,7 +85,7 @@ extension FirebaseCollection {
         let wanted = min(overflow ? Int.max : sum, cap)
         var grown = query
         grown.limit = .last(wanted)
-        try await listen(to: grown)
+        try await listen(toPage: grown)
         await feed.settle()
         let added = first.flatMap { collection.position(of: $0) } ?? max(0, collection.count - before)
         // …then starts at its oldest child (or, everything loaded, is the
@@ -108,19 +108,68 @@ extension FirebaseCollection {
         return added
     }
 
+    /// Listens to `window`, the window of one more page: a page not asked
+    /// for (the collection stopped first) is not counted.
+    private func listen(toPage window: DatabaseQuery) async throws(DatabaseError) {
+        do throws(DatabaseError) {
+            try await listen(to: window)
+        } catch {
+            if case .stopped = error, view.query != window, pages > 1 { pages -= 1 }
+            throw error
+        }
+    }
+
     /// Listens to `window`, a window that holds the one shown: the new view
     /// is seeded with what is shown, so the stream's first value changes
     /// only what is new (one batch).
+    /// - Throws: ``DatabaseError/stopped`` when the collection is stopped
+    ///   before the stream opens; as ``start()`` after.
     private func listen(to window: DatabaseQuery) async throws(DatabaseError) {
         guard window != view.query else { return }
-        let next = QueryView(query: window)
-        next.seed(view.visible)
-        next.adoptLocalWrites(of: view)
+        let old = view
+        guard let next = await seeded(window) else {
+            // Another query came meanwhile, with its own window; or the
+            // collection stopped.
+            if view === old { throw .stopped }
+            return
+        }
         view = next
         stream?.stop()
         stream = nil
         open()
         try await waitForLoad()
+    }
+
+    /// A view of `window` seeded with what the view shows. Seeded away from
+    /// the main actor when the view holds no write of this client; made
+    /// again if the view changes meanwhile, and after three tries seeded
+    /// here. Nil when the collection stopped or took another query
+    /// meanwhile.
+    /// - Complexity: O(1) on the main actor when made away from it; else
+    ///   O(n log n) for n children shown.
+    private func seeded(_ window: DatabaseQuery) async -> QueryView? {
+        let old = view, listening = generation
+        for _ in 0..<3 where old.canPlanWhole {
+            let version = old.version
+            let next = await Self.seed(window, held: old.cache, shownBy: old.query, seeding: seedingPage)
+            guard generation == listening, view === old else { return nil }
+            if old.version == version, old.canPlanWhole { return next }
+        }
+        let next = QueryView(query: window)
+        next.seed(old.visible)
+        next.adoptLocalWrites(of: old)
+        return next
+    }
+
+    /// A view of `window` seeded with the children a view of `query`
+    /// holding `held` shows; `seeding` is called first.
+    @concurrent
+    nonisolated private static func seed(_ window: DatabaseQuery, held: [Key: Snapshot], shownBy query: DatabaseQuery,
+                                         seeding: (@Sendable () -> Void)?) async -> sending QueryView {
+        seeding?()
+        let next = QueryView(query: window)
+        next.seed(QueryView.visible(of: held, under: query))
+        return next
     }
 
     /// The bound at the oldest child shown (`startAt` its sort value),

@@ -131,6 +131,9 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     /// How long a first load in ``LoadMode/live`` adds children before the
     /// main actor runs other work (tests make it zero).
     package var liveLoadSlice: Duration = .milliseconds(8)
+    /// Called away from the main actor as a page's view is seeded with the
+    /// rows shown (``loadNextPage()``): tests hold the seeding there.
+    package var seedingPage: (@Sendable () -> Void)?
     /// The view whose first load in ``LoadMode/live`` a new query cut
     /// short: if that query fails and the view comes back, so do its rows.
     weak var liveLoadCut: QueryView?

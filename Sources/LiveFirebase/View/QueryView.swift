@@ -122,6 +122,19 @@ final class QueryView {
         _ = apply(updates, filtered: false)
     }
 
+    /// The children a view of `query` holding `held` (a view's ``cache``)
+    /// shows, in order: what that view's ``visible`` is.
+    /// - Complexity: O(n log n) for n children held; meant to run away
+    ///   from the view's owner.
+    static func visible(of held: [Key: Snapshot], under query: DatabaseQuery) -> [Snapshot] {
+        let view = QueryView(query: query)
+        for (key, child) in held where view.range.contains(child.sortValue, key) {
+            _ = view.index.upsert(key, child.sortValue)
+        }
+        view.cache = held
+        return view.visible
+    }
+
     /// Whether the server sends exactly the query's children: then a child
     /// that leaves the window is dropped (the server stops telling about it,
     /// so a copy would go stale). Otherwise the server sends a superset and

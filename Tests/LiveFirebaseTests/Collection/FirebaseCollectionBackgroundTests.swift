@@ -71,7 +71,7 @@ final class LoggingSource: ModelDataSource {
 // Serialized: a test holding a preparation at its gate blocks one of the
 // cooperative pool's threads, and there may be no more than two.
 @MainActor
-@Suite("FirebaseCollection's first load away from the main actor", .serialized)
+@Suite("FirebaseCollection away from the main actor: first loads, new queries, pages", .serialized)
 struct FirebaseCollectionBackgroundTests {
     func make(_ mode: LoadMode, _ source: LoggingSource) throws -> FirebaseCollection<LoggingSource> {
         let reference = try DatabaseReference(url: "http://127.0.0.1:9", path: "/items")
