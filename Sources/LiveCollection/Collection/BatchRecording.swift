@@ -178,12 +178,18 @@ extension SortedCollection {
             oldKeys.append(t.key)
             oldSortKeys.append(b.sortKey(recorded: t.before.sortKey!))
         }
-        let ranked = existed.indices.sorted { b.less(oldSortKeys[$0], oldKeys[$0], oldSortKeys[$1], oldKeys[$1]) }
+        // Where each old post falls among the entries now: a bound that
+        // grows with the post, so the old order is the order of the bounds,
+        // the posts compared only where bounds tie.
+        let bounds = existed.indices.map { b.lowerBound(oldSortKeys[$0], oldKeys[$0]) }
+        let ranked = existed.indices.sorted { i, j in
+            bounds[i] != bounds[j] ? bounds[i] < bounds[j] : b.less(oldSortKeys[i], oldKeys[i], oldSortKeys[j], oldKeys[j])
+        }
         var deleted: [Int] = [], inserted: [Int] = [], kept: [BatchDiff.Kept] = []
         var keyAtOld: [Int: Key] = [:]
         for (rank, e) in ranked.enumerated() {
             let t = touched[existed[e]]
-            let bound = b.lowerBound(oldSortKeys[e], t.key)
+            let bound = bounds[e]
             let old = bound - countBelow(newPositions, bound) + rank
             if let new = t.new {
                 kept.append(BatchDiff.Kept(old: old, new: new, changed: t.before.changed))

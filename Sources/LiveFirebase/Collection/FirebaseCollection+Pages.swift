@@ -65,7 +65,9 @@ extension FirebaseCollection {
     ///   pages and the new one; from the end, twice: grown, then anchored,
     ///   after a read of the few children tied with the oldest); the
     ///   collection changes by the new children only, O(p log n) for p of
-    ///   them.
+    ///   them. The new window's view is seeded with the rows shown away
+    ///   from the main actor (on it while writes of this client are shown,
+    ///   or when the rows keep changing as it is seeded).
     @discardableResult
     public func loadNextPage() async throws(DatabaseError) -> Int {
         guard let size = mode.pageSize, hasMorePages, !loadingPage else { return 0 }

@@ -39,8 +39,12 @@ extension FirebaseCollection {
     ///
     /// - Throws: ``DatabaseError/invalidQuery(_:)`` for a query Firebase
     ///   refuses; otherwise as ``start()``.
-    /// - Complexity: O((n + m) log n) for n children shown and m in the new
-    ///   value, plus the preparation of the children that changed.
+    /// - Complexity: On the main actor, O(t log n) for the t rows that go,
+    ///   come or change, plus their preparation, and O(n log n) to reorder
+    ///   the n rows when the order changes. The new value's indexing and
+    ///   its comparison with the rows shown, O((n + m) log n) for m
+    ///   children in it, run away from the main actor, unless writes of
+    ///   this client are shown or a preparation is pending when it comes.
     public func setQuery(_ newQuery: DatabaseQuery) async throws(DatabaseError) {
         try await replaceQuery(newQuery, filter: filter)
     }
@@ -86,8 +90,9 @@ extension FirebaseCollection {
         // replacement still waiting for its value, if any.
         let pending = replacing
         let old = pending?.old ?? (query: query, view: view, pages: pages, filter: filter)
-        var shown: [Key: Snapshot] = pending?.shown ?? [:]
-        if pending == nil { for child in view.visible { if let key = child.key { shown[key] = child } } }
+        // Taken as the view's children and query (O(1)): the rows are read
+        // from them when the new value comes, away from the main actor.
+        let shown = pending?.shown ?? ShownRows(held: view.cache, query: view.query)
         let next = QueryView(query: Self.effectiveQuery(validated, mode: mode, pages: 1))
         next.adoptLocalWrites(of: view)
         query = validated
@@ -132,7 +137,8 @@ extension FirebaseCollection {
     /// view takes it whole, raising the new listener's events, and the
     /// collection takes the difference from `shown` as one grouped change.
     /// - Returns: The child events.
-    func applyReplacement(_ payload: StreamPayload, filtered: Bool?, shown: [Key: Snapshot]) -> [ChildEvent] {
+    func applyReplacement(_ payload: StreamPayload, filtered: Bool?, shown rows: ShownRows) -> [ChildEvent] {
+        let shown = rows.byKey()
         let events = view.apply(payload, filtered: filtered)
         var kept: [Key: Snapshot] = [:]
         for child in view.visible {
@@ -184,10 +190,25 @@ extension FirebaseCollection {
     }
 }
 
+/// The rows a collection showed: the children of a view of `query` that
+/// held `held` (its ``QueryView/cache``).
+struct ShownRows: Sendable {
+    let held: [Key: Snapshot]
+    let query: DatabaseQuery
+
+    /// The rows, by key.
+    /// - Complexity: O(n log n) for n children held.
+    func byKey() -> [Key: Snapshot] {
+        var rows: [Key: Snapshot] = [:]
+        for child in QueryView.visible(of: held, under: query) { if let key = child.key { rows[key] = child } }
+        return rows
+    }
+}
+
 /// A query change waiting for the new query's first value.
 struct Replacement {
-    /// The children the collection shows, by key.
-    let shown: [Key: Snapshot]
+    /// The children the collection shows.
+    let shown: ShownRows
     /// The query, view, pages and filter to go back to if the new query
     /// fails (a filter set meanwhile replaces the old one).
     var old: (query: DatabaseQuery, view: QueryView, pages: Int, filter: (@Sendable (Snapshot) -> Bool)?)

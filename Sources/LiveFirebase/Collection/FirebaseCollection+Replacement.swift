@@ -53,7 +53,7 @@ extension FirebaseCollection {
     /// (``applyReplacement(_:filtered:shown:)``); ``BackgroundOutcome/dropped``
     /// when the collection stopped or took another query meanwhile.
     func applyReplacementInBackground(_ payload: StreamPayload, filtered: Bool?,
-                                      shown: [Key: Snapshot]) async -> BackgroundOutcome {
+                                      shown: ShownRows) async -> BackgroundOutcome {
         guard view.isEmpty, feed.pendingCount == 0 else { return .declined }
         let before = view, listening = generation, version = filterVersion, order = view.query.order
         let prepared = await Self.prepareReplacement(payload, query: view.query, filtered: filtered, shown: shown,
@@ -89,7 +89,7 @@ extension FirebaseCollection {
     }
 
     /// The view of `payload` in a new view of `query`, compared with the
-    /// children `shown` before under `filter`: which rows go, which come or
+    /// rows `shown` before, under `filter`: which rows go, which come or
     /// change, and each kept child's sort value when the order changes
     /// (`reorders`); without `childEvents`, a fill's child events are left
     /// out.
@@ -97,8 +97,9 @@ extension FirebaseCollection {
     ///   then digests) of each child shown before that the query keeps.
     @concurrent
     nonisolated static func prepareReplacement(_ payload: StreamPayload, query: DatabaseQuery, filtered: Bool?,
-                                               shown: [Key: Snapshot], filter: ChildFilter?, reorders: Bool,
+                                               shown rows: ShownRows, filter: ChildFilter?, reorders: Bool,
                                                childEvents: Bool) async -> sending PreparedReplacement {
+        let shown = rows.byKey()
         let view = QueryView(query: query)
         let applied = view.apply(payload, filtered: filtered, fillEvents: childEvents)
         // A view holding children raised events unless they were left out.

@@ -55,10 +55,12 @@ extension SectionedCollection {
         guard !entries.isEmpty else { return }
 
         var oldCounts: [Section: Int] = [:]
+        func noteCount(_ section: Section?) {
+            if let section, let box = rows[section] { oldCounts[section] = box.count }
+        }
         for entry in entries {
-            for section in [entry.old?.section, entry.new?.section].compactMap({ $0 }) {
-                if let box = rows[section] { oldCounts[section] = box.count }
-            }
+            noteCount(entry.old?.section)
+            noteCount(entry.new?.section)
         }
         let oldOrder = order
         shift(entries, forward: true)
