@@ -99,8 +99,10 @@ extension FirebaseCollection {
         let started = ContinuousClock.now
         // A first load is filtered by the filter set now.
         if firstLoad { shownFilterVersion = filterVersion }
-        if firstLoad, mode != .live || !fromCache {
-            let outcome = mode == .live ? await applyLiveInBackground(payload, filtered: filtered)
+        if firstLoad {
+            // Mode live adds a first value's children one by one; its cached
+            // children come as one batch, as in the other modes.
+            let outcome = mode == .live && !fromCache ? await applyLiveInBackground(payload, filtered: filtered)
                 : await applyInBackground(payload, filtered: filtered)
             switch outcome {
             case .applied(let events, let observers):

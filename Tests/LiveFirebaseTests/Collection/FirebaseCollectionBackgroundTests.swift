@@ -119,6 +119,27 @@ struct FirebaseCollectionBackgroundTests {
         #expect(c.firstLoad?.observers == .zero, "no observer had work on the load")
     }
 
+    @Test("mode live: cached children are prepared away from the main actor and shown as one batch")
+    func liveCachedPreparedAway() async throws {
+        let cache = CollectionCache(directory: FirebaseCollectionCacheTests.directory())
+        try await FirebaseCollectionCacheTests.saved(cache, FirebaseCollectionSetQueryTests.value(5))
+        let source = LoggingSource()
+        let c = try FirebaseCollection(reference: try DatabaseReference(url: "http://127.0.0.1:9", path: "/items"),
+                                       query: DatabaseQuery(order: .child("s")), mode: .live, dataSource: source,
+                                       opener: .offline, cache: cache)
+        defer { c.stop() }
+        let watched = WatchedSections(c.collection)
+        let start = Task { try await c.start() }
+        while c.status != .cached { await Task.yield() }
+        #expect(c.collection.models.map(\.identifier.string) == ["k0", "k1", "k2", "k3", "k4"])
+        #expect(Set(source.log.entries) == ["k0", "k1", "k2", "k3", "k4"], "not prepared by the detached preparation")
+        #expect(watched.takeStages().count == 1)
+        try await c.receive(.put, at: .root, json: FirebaseCollectionSetQueryTests.value(5))
+        try await start.value
+        #expect(c.status == .live)
+        #expect(watched.takeStages().isEmpty, "the server's value changed nothing")
+    }
+
     @Test("a filter set while the first value is prepared applies once it is in")
     func filterSetMeanwhile() async throws {
         let gate = PreparationGate()
