@@ -18,6 +18,10 @@ enum QueryChangeBenchmark {
         /// setQuery to a query holding the first half of them.
         var halfSeconds: Double
         var halfStall: Double
+        /// setQuery to another order (by key) with a bound: some of the
+        /// half go, the rest are reordered.
+        var reorderSeconds: Double
+        var reorderStall: Double
         /// loadNextPage from half of the children to all of them
         /// (mode paged, pages of half).
         var pageSeconds: Double
@@ -44,6 +48,11 @@ enum QueryChangeBenchmark {
             try await collection.setQuery(ordered.ending(at: .number(Double(children / 2 - 1))))
         }
         guard sections.counts.reduce(0, +) == children / 2 else { throw BenchError("half: \(sections.counts)") }
+        let (reorderSeconds, reorderStall) = try await timed(probe) {
+            try await collection.setQuery(DatabaseQuery(order: .key).ending(at: .string("k\(children / 2 - 1)")))
+        }
+        let byKey = (0..<children).filter { "k\($0)" <= "k\(children / 2 - 1)" }.count
+        guard sections.counts.reduce(0, +) == byKey else { throw BenchError("by key: \(sections.counts)") }
 
         let paged = try FirebaseCollection(reference: reference, query: ordered, mode: .paged(size: children / 2),
                                            dataSource: DecodingDataSource<BenchChild>())
@@ -53,6 +62,7 @@ enum QueryChangeBenchmark {
         let (pageSeconds, pageStall) = try await timed(probe) { _ = try await paged.loadNextPage() }
         guard pagedSections.counts.reduce(0, +) == children else { throw BenchError("page: \(pagedSections.counts)") }
         return Figures(sameSeconds: sameSeconds, sameStall: sameStall, halfSeconds: halfSeconds, halfStall: halfStall,
+                       reorderSeconds: reorderSeconds, reorderStall: reorderStall,
                        pageSeconds: pageSeconds, pageStall: pageStall)
     }
 
