@@ -76,11 +76,22 @@ extension FirebaseCollection {
 
     private func apply(_ payload: StreamPayload, filtered: Bool?, fromCache: Bool = false) async {
         let isWhole = payload.kind == .put && payload.path.isRoot
+        // After a new query's first value being prepared (messages given
+        // to `receive` may overlap it).
+        while waitingForReplacement != nil {
+            await withCheckedContinuation { waitingForReplacement?.append($0) }
+        }
         if let replacement = replacing {
             // A new query's first value (setQuery); a stream sends it before
             // anything else, and what comes before it is not for this view.
             guard isWhole else { return }
-            switch await applyReplacementInBackground(payload, filtered: filtered, shown: replacement.shown) {
+            waitingForReplacement = []
+            defer {
+                let waiting = waitingForReplacement ?? []
+                waitingForReplacement = nil
+                for waiter in waiting { waiter.resume() }
+            }
+            switch await applyReplacementInBackground(payload, filtered: filtered, replacement: replacement) {
             case .applied(let events, _):
                 // The rows shown before: freed away from the main actor.
                 releaseInBackground(consume replacement)
@@ -90,7 +101,8 @@ extension FirebaseCollection {
             case .declined:
                 guard let replacement = replacing else { return }
                 replacing = nil
-                let events = applyReplacement(payload, filtered: filtered, shown: replacement.shown)
+                let events = applyReplacement(payload, filtered: filtered, shown: replacement.shown,
+                                              shownChanged: replacement.shownChanged)
                 return finish(events, isWhole: true, firstLoadStarted: nil)
             }
         }
@@ -191,6 +203,8 @@ extension FirebaseCollection {
     /// Applies events to the collection through the feed: one change per
     /// child (a move and a change of one child are one update).
     func applyEach(_ events: [ChildEvent]) {
+        // A new query's value awaited: the rows shown it is compared with change.
+        if replacing != nil, !events.isEmpty { replacing?.shownChanged = true }
         var last: [Key: Int] = [:]
         for (i, event) in events.enumerated() { last[event.key] = i }
         for (i, event) in events.enumerated() where last[event.key] == i {

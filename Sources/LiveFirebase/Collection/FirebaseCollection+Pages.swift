@@ -75,9 +75,10 @@ extension FirebaseCollection {
         defer { loadingPage = false }
         let first = collection.count > 0 ? collection.key(at: 0) : nil, before = collection.count
         let asked = query
-        pages += 1
+        // Counted once the window of one more page is shown.
+        let page = pages + 1
         guard case .pagedFromEnd = mode else {
-            try await listen(toPage: Self.effectiveQuery(query, mode: mode, pages: pages))
+            try await listen(to: Self.effectiveQuery(query, mode: mode, pages: page), page: page)
             await feed.settle()
             return max(0, collection.count - before)
         }
@@ -87,7 +88,7 @@ extension FirebaseCollection {
         let wanted = min(overflow ? Int.max : sum, cap)
         var grown = query
         grown.limit = .last(wanted)
-        try await listen(toPage: grown)
+        try await listen(to: grown, page: page)
         await feed.settle()
         let added = first.flatMap { collection.position(of: $0) } ?? max(0, collection.count - before)
         // …then starts at its oldest child (or, everything loaded, is the
@@ -110,24 +111,17 @@ extension FirebaseCollection {
         return added
     }
 
-    /// Listens to `window`, the window of one more page: a page not asked
-    /// for (the collection stopped first) is not counted.
-    private func listen(toPage window: DatabaseQuery) async throws(DatabaseError) {
-        do throws(DatabaseError) {
-            try await listen(to: window)
-        } catch {
-            if case .stopped = error, view.query != window, pages > 1 { pages -= 1 }
-            throw error
-        }
-    }
-
     /// Listens to `window`, a window that holds the one shown: the new view
     /// is seeded with what is shown, so the stream's first value changes
-    /// only what is new (one batch).
+    /// only what is new (one batch). `page`, when given, is the number of
+    /// pages the window holds: counted once it is shown.
     /// - Throws: ``DatabaseError/stopped`` when the collection is stopped
     ///   before the stream opens; as ``start()`` after.
-    private func listen(to window: DatabaseQuery) async throws(DatabaseError) {
-        guard window != view.query else { return }
+    private func listen(to window: DatabaseQuery, page: Int? = nil) async throws(DatabaseError) {
+        guard window != view.query else {
+            if let page { pages = page }
+            return
+        }
         let old = view
         guard let next = await seeded(window) else {
             // Another query came meanwhile, with its own window; or the
@@ -136,6 +130,7 @@ extension FirebaseCollection {
             return
         }
         view = next
+        if let page { pages = page }
         stream?.stop()
         stream = nil
         open()
@@ -146,15 +141,16 @@ extension FirebaseCollection {
     /// the main actor when the view holds no write of this client; made
     /// again if the view changes meanwhile, and after three tries seeded
     /// here. Nil when the collection stopped or took another query
-    /// meanwhile.
+    /// meanwhile (going offline or online meanwhile is neither).
     /// - Complexity: O(1) on the main actor when made away from it; else
     ///   O(n log n) for n children shown.
     private func seeded(_ window: DatabaseQuery) async -> QueryView? {
-        let old = view, listening = generation
+        // Offline, the collection listens once online again: still listening.
+        let old = view, wasListening = stream != nil || listensWhenOnline
         for _ in 0..<3 where old.canPlanWhole {
             let version = old.version
             let next = await Self.seed(window, held: old.cache, shownBy: old.query, seeding: seedingPage)
-            guard generation == listening, view === old else { return nil }
+            guard view === old, !wasListening || stream != nil || listensWhenOnline else { return nil }
             if old.version == version, old.canPlanWhole { return next }
         }
         let next = QueryView(query: window)

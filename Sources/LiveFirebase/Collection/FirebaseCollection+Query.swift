@@ -100,7 +100,7 @@ extension FirebaseCollection {
         filter = newFilter
         pages = 1
         view = next
-        replacing = Replacement(shown: shown, old: old)
+        replacing = Replacement(shown: shown, old: old, shownChanged: pending?.shownChanged ?? false)
         stream?.stop()
         stream = nil
         open()
@@ -137,7 +137,8 @@ extension FirebaseCollection {
     /// view takes it whole, raising the new listener's events, and the
     /// collection takes the difference from `shown` as one grouped change.
     /// - Returns: The child events.
-    func applyReplacement(_ payload: StreamPayload, filtered: Bool?, shown rows: ShownRows) -> [ChildEvent] {
+    func applyReplacement(_ payload: StreamPayload, filtered: Bool?, shown rows: ShownRows,
+                          shownChanged: Bool) -> [ChildEvent] {
         let shown = rows.byKey()
         let events = view.apply(payload, filtered: filtered)
         var kept: [Key: Snapshot] = [:]
@@ -149,6 +150,11 @@ extension FirebaseCollection {
         shownFilterVersion = filterVersion
         collection.performBatch {
             for key in shown.keys where kept[key] == nil { feed.receiveRemoval(of: key) }
+            if shownChanged {
+                // Rows shown since (a write's child) that the query does not keep.
+                let extra = (0..<collection.count).map { collection.key(at: $0) }.filter { kept[$0] == nil }
+                for key in extra { feed.receiveRemoval(of: key) }
+            }
             if collection.order != order {
                 // Every row stays where it is in the new order: its sort
                 // value is the new view's. A preparation in flight was made
@@ -212,4 +218,8 @@ struct Replacement {
     /// The query, view, pages and filter to go back to if the new query
     /// fails (a filter set meanwhile replaces the old one).
     var old: (query: DatabaseQuery, view: QueryView, pages: Int, filter: (@Sendable (Snapshot) -> Bool)?)
+    /// Whether the collection changed since `shown` was taken (writes of
+    /// this client shown while the value was awaited): it may then hold
+    /// rows `shown` does not.
+    var shownChanged = false
 }

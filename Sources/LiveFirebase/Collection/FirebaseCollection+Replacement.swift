@@ -12,13 +12,15 @@ final class PreparedReplacement {
     let view: QueryView
     /// The new listener's child events; nil when they were left out
     /// (nobody observed them when the value came).
-    let events: [ChildEvent]?
+    private(set) var events: [ChildEvent]?
     /// The children the new query shows that the filter accepts, in order.
     private(set) var kept: [Snapshot]
     /// Keys shown before that the new query does not keep.
     private(set) var removed: [Key]
     /// The kept children that were not shown, or with other data, in order.
     private(set) var changed: [Snapshot]
+    /// Their keys.
+    private(set) var changedKeys: Set<Key>
     /// Each kept child's sort value, when the order changes.
     private(set) var sortValues: [Key: SortValue]?
 
@@ -27,6 +29,8 @@ final class PreparedReplacement {
         releaseInBackground(&kept, leaving: [])
         releaseInBackground(&removed, leaving: [])
         releaseInBackground(&changed, leaving: [])
+        releaseInBackground(&changedKeys, leaving: [])
+        releaseInBackground(&events, leaving: nil)
         releaseInBackground(&sortValues, leaving: nil)
     }
 
@@ -37,6 +41,7 @@ final class PreparedReplacement {
         self.kept = kept
         self.removed = removed
         self.changed = changed
+        changedKeys = Set(changed.compactMap(\.key))
         self.sortValues = sortValues
     }
 }
@@ -48,19 +53,23 @@ extension FirebaseCollection {
     /// rows that differ, as one batch.
     ///
     /// ``BackgroundOutcome/declined`` when the new view holds writes of this
-    /// client, or a preparation is pending (those need the main actor's
-    /// bookkeeping): the caller applies the value there
-    /// (``applyReplacement(_:filtered:shown:)``); ``BackgroundOutcome/dropped``
-    /// when the collection stopped or took another query meanwhile.
+    /// client, the collection changed since the rows shown were taken, or a
+    /// preparation is pending (those need the main actor's bookkeeping):
+    /// the caller applies the value there
+    /// (``applyReplacement(_:filtered:shown:shownChanged:)``);
+    /// ``BackgroundOutcome/dropped`` when the collection stopped or took
+    /// another query meanwhile.
     func applyReplacementInBackground(_ payload: StreamPayload, filtered: Bool?,
-                                      shown: ShownRows) async -> BackgroundOutcome {
-        guard view.isEmpty, feed.pendingCount == 0 else { return .declined }
+                                      replacement: Replacement) async -> BackgroundOutcome {
+        guard view.isEmpty, feed.pendingCount == 0, !replacement.shownChanged else { return .declined }
+        let shown = replacement.shown
         let before = view, listening = generation, version = filterVersion, order = view.query.order
         let prepared = await Self.prepareReplacement(payload, query: view.query, filtered: filtered, shown: shown,
                                                      filter: filter, reorders: collection.order != order,
                                                      childEvents: !childObservers.isEmpty)
         guard generation == listening, view === before, replacing != nil else { return .dropped }
-        guard view.isEmpty, feed.pendingCount == 0, (prepared.sortValues != nil) == (collection.order != order) else {
+        guard view.isEmpty, feed.pendingCount == 0, replacing?.shownChanged == false,
+              (prepared.sortValues != nil) == (collection.order != order) else {
             return .declined
         }
         let next = prepared.view
@@ -75,12 +84,15 @@ extension FirebaseCollection {
             // is the new view's (no preparation is pending to be redone).
             if let sortValues = prepared.sortValues { reorder(to: order, sortValues: sortValues) }
             for child in prepared.changed { feed.receive(child) }
-            // A kept row the collection lacks though its data is the same
-            // (refused by an older filter, or its preparation failed, or
-            // still being prepared): each kept child is then looked at.
-            if collection.count != prepared.kept.count || feed.pendingCount > 0 {
+            // The rows are now among the kept ones (the collection held no
+            // row but those shown). A kept row it lacks though its data is
+            // the same (refused by an older filter, or its preparation
+            // failed) shows in the counts: each kept child is then looked at.
+            let changedMissing = prepared.changed.count { $0.key.map { collection.model(for: $0) == nil } ?? false }
+            if collection.count + changedMissing != prepared.kept.count {
                 for child in prepared.kept {
-                    guard let key = child.key, collection.model(for: key) == nil, !feed.isPreparing(key) else { continue }
+                    guard let key = child.key, !prepared.changedKeys.contains(key), collection.model(for: key) == nil,
+                          !feed.isPreparing(key) else { continue }
                     feed.receive(child)
                 }
             }

@@ -88,6 +88,9 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     /// While a new query's first value is awaited (``setQuery(_:)``): what
     /// is shown, and what to go back to.
     var replacing: Replacement?
+    /// Messages waiting while a new query's first value is prepared away
+    /// from the main actor: they apply after it, as they came.
+    var waitingForReplacement: [CheckedContinuation<Void, Never>]?
     /// Which children of the query the collection shows (``setFilter(_:)``).
     var filter: ChildFilter?
     /// Counts the filters set; the rows reflect ``shownFilterVersion``'s

@@ -134,6 +134,40 @@ extension FirebaseCollectionBackgroundTests {
         #expect(c.status == .stopped)
     }
 
+    @Test("setQuery: a message given while the value is prepared applies after it")
+    func queryMessageMeanwhile() async throws {
+        let gate = PreparationGate()
+        let base = DatabaseQuery(order: .child("s"))
+        let (c, change, feed) = try await Self.heldReplacement(base, next: base.ending(at: .number(3)), json: Q.value(6),
+                                                               gate: gate)
+        defer { c.stop() }
+        let patch = Task { try await c.receive(.patch, at: .root, json: #"{"k1/t": "late"}"#) }
+        for _ in 0..<20 { await Task.yield() }
+        #expect(c.collection.model(for: "k1")?.dictionary["t"] == nil, "applied before the value")
+        gate.open()
+        try await feed.value
+        try await change.value
+        try await patch.value
+        #expect(Q.keys(c) == ["gate", "k0", "k1", "k2", "k3"])
+        #expect(c.collection.model(for: "k1")?.dictionary["t"] == .string("late"))
+    }
+
+    @Test("setQuery: a row a write showed while a query change waited goes when the next query does not hold it")
+    func queryAfterWriteMeanwhile() async throws {
+        let base = DatabaseQuery(order: .child("s"))
+        let c = try Q.make(base)
+        defer { c.stop() }
+        try await c.receive(.put, at: .root, json: Q.value(6))
+        let first = await Q.startSetQuery(c, base.ending(at: .number(3)))
+        try c.write(.set(DatabasePath("/w"), .object(["s": .number(2.5)])))
+        #expect(Q.keys(c).contains("w"))
+        let second = await Q.startSetQuery(c, base.ending(at: .number(2)))
+        try await c.receive(.put, at: .root, json: Q.value(6))
+        try await second.value
+        try await first.value
+        #expect(Q.keys(c) == ["k0", "k1", "k2"])
+    }
+
     @Test("setQuery: a filter set while the value is prepared applies once it is in")
     func queryFilterMeanwhile() async throws {
         let gate = PreparationGate()
@@ -199,6 +233,39 @@ extension FirebaseCollectionBackgroundTests {
         #expect(c.view.query.limit == .first(3))
         #expect(c.status == .stopped)
         #expect(Q.keys(c) == ["k0", "k1", "k2"])
+    }
+
+    @Test("loadNextPage: gone offline while the window is seeded, the page loads once online")
+    func pageOfflineMeanwhile() async throws {
+        let gate = PreparationGate()
+        let (c, page) = try await heldPage(gate)
+        defer { c.stop() }
+        c.goOffline()
+        gate.open()
+        while c.view.query.limit != .first(6) { await Task.yield() }
+        #expect(c.status == .offline)
+        c.goOnline()
+        try await c.receive(.put, at: .root, json: Q.value(10))
+        #expect(try await page.value == 3)
+        #expect(c.pages == 2)
+        #expect(Q.keys(c) == ["k0", "k1", "k2", "k3", "k4", "k5"])
+    }
+
+    @Test("loadNextPage: a new query that fails while the window is seeded leaves the pages as shown")
+    func pageFailedQueryMeanwhile() async throws {
+        let gate = PreparationGate()
+        let (c, page) = try await heldPage(gate)
+        defer { c.stop() }
+        let change = await Q.startSetQuery(c, DatabaseQuery(order: .child("s")).starting(at: .number(5)))
+        await c.receive(.ended(.permissionDenied("refused")))
+        await #expect(throws: DatabaseError.self) { try await change.value }
+        #expect(c.pages == 1 && c.view.query.limit == .first(3), "\(c.pages) pages, \(c.view.query)")
+        gate.open()
+        while c.view.query.limit != .first(6) { await Task.yield() }
+        try await c.receive(.put, at: .root, json: Q.value(10))
+        _ = try await page.value
+        #expect(c.pages == 2)
+        #expect(Q.keys(c) == ["k0", "k1", "k2", "k3", "k4", "k5"])
     }
 
     @Test("loadNextPage: a new query set while the window is seeded takes its place")
