@@ -62,6 +62,9 @@ extension FirebaseCollection {
         case .renewingCredential:
             break
         case .ended(let error):
+            // Stopped as well: a stream that ended on its own ignores it, and
+            // one this message was given for instead (`receive`) ends now.
+            stream?.stop()
             stream = nil
             consumer = nil
             status = error.map { .failed($0) } ?? .stopped

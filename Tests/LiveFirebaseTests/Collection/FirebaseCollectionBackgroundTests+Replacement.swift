@@ -38,9 +38,10 @@ extension FirebaseCollectionBackgroundTests {
     /// collection of `query` filtered by `filter`, starts setting `next`,
     /// and feeds its first value (`json`) in a task: returns once that
     /// value waits at `gate`, away from the main actor.
-    static func heldReplacement(_ query: DatabaseQuery, next: DatabaseQuery, json: String, gate: PreparationGate) async throws
+    static func heldReplacement(_ query: DatabaseQuery, next: DatabaseQuery, json: String, gate: PreparationGate,
+                                writes: WriteGate? = nil) async throws
         -> (Collection, change: Task<Void, any Error>, feed: Task<Void, any Error>) {
-        let c = try Q.make(query)
+        let c = try writes.map { try Self.make(query, writes: $0) } ?? Q.make(query)
         try await c.receive(.put, at: .root, json: Self.withGate(json))
         let (filter, arm) = Self.gated(gate)
         c.setFilter(filter)
@@ -49,6 +50,21 @@ extension FirebaseCollectionBackgroundTests {
         let feed = Task { try await c.receive(.put, at: .root, json: Self.withGate(json)) }
         while !gate.arrived { await Task.yield() }
         return (c, change, feed)
+    }
+
+    /// An offline collection of `query` whose writes go to `writes`.
+    static func make(_ query: DatabaseQuery, writes: WriteGate) throws -> Collection {
+        try FirebaseCollection(reference: try DatabaseReference(url: "http://127.0.0.1:9", path: "/items"), query: query,
+                               mode: .all, dataSource: DecodingDataSource<RawChild>(), opener: .offline,
+                               writer: writes.sender)
+    }
+
+    /// Confirms the write `id` that `writes` holds, and returns once the
+    /// collection has its answer.
+    static func confirm(_ id: Int, of c: Collection, at writes: WriteGate) async {
+        _ = await writes.next()
+        writes.answer()
+        _ = await c.outcome(of: id)
     }
 
     static func withGate(_ json: String) -> String {
@@ -88,17 +104,18 @@ extension FirebaseCollectionBackgroundTests {
 
     @Test("setQuery: a local write made while the value is prepared is shown over it")
     func queryLocalWriteMeanwhile() async throws {
-        let gate = PreparationGate()
+        let gate = PreparationGate(), writes = WriteGate()
         let base = DatabaseQuery(order: .child("s"))
         let (c, change, feed) = try await Self.heldReplacement(base, next: base.ending(at: .number(3)), json: Q.value(6),
-                                                               gate: gate)
+                                                               gate: gate, writes: writes)
         defer { c.stop() }
-        try c.write(.set(DatabasePath("/n"), .object(["s": .number(2.5)])))
+        let id = try c.write(.set(DatabasePath("/n"), .object(["s": .number(2.5)])))
         gate.open()
         try await feed.value
         try await change.value
         #expect(Q.keys(c) == ["gate", "k0", "k1", "k2", "n", "k3"])
         #expect(c.view.visible.compactMap(\.key?.string) == Q.keys(c))
+        await Self.confirm(id, of: c, at: writes)
     }
 
     @Test("setQuery: another query set while the value is prepared takes its place; the first value is dropped")
@@ -154,18 +171,19 @@ extension FirebaseCollectionBackgroundTests {
 
     @Test("setQuery: a row a write showed while a query change waited goes when the next query does not hold it")
     func queryAfterWriteMeanwhile() async throws {
-        let base = DatabaseQuery(order: .child("s"))
-        let c = try Q.make(base)
+        let base = DatabaseQuery(order: .child("s")), writes = WriteGate()
+        let c = try Self.make(base, writes: writes)
         defer { c.stop() }
         try await c.receive(.put, at: .root, json: Q.value(6))
         let first = await Q.startSetQuery(c, base.ending(at: .number(3)))
-        try c.write(.set(DatabasePath("/w"), .object(["s": .number(2.5)])))
+        let id = try c.write(.set(DatabasePath("/w"), .object(["s": .number(2.5)])))
         #expect(Q.keys(c).contains("w"))
         let second = await Q.startSetQuery(c, base.ending(at: .number(2)))
         try await c.receive(.put, at: .root, json: Q.value(6))
         try await second.value
         try await first.value
         #expect(Q.keys(c) == ["k0", "k1", "k2"])
+        await Self.confirm(id, of: c, at: writes)
     }
 
     @Test("setQuery: a filter set while the value is prepared applies once it is in")
