@@ -141,40 +141,10 @@ extension FirebaseCollection {
                           shownChanged: Bool) -> [ChildEvent] {
         let shown = rows.byKey()
         let events = view.apply(payload, filtered: filtered)
-        var kept: [Key: Snapshot] = [:]
-        for child in view.visible {
-            guard let key = child.key, shows(child: child) else { continue }
-            kept[key] = child
-        }
         let order = view.query.order
+        let plan = ReplacementPlan.plan(view, shown: shown, accepts: shows(child:), reorders: collection.order != order)
         shownFilterVersion = filterVersion
-        collection.performBatch {
-            for key in shown.keys where kept[key] == nil { feed.receiveRemoval(of: key) }
-            if shownChanged {
-                // Rows shown since (a write's child) that the query does not keep.
-                let extra = (0..<collection.count).map { collection.key(at: $0) }.filter { kept[$0] == nil }
-                for key in extra { feed.receiveRemoval(of: key) }
-            }
-            if collection.order != order {
-                // Every row stays where it is in the new order: its sort
-                // value is the new view's. A preparation in flight was made
-                // with the old order's sort value, so it is made again.
-                var sortValues: [Key: SortValue] = [:]
-                sortValues.reserveCapacity(kept.count)
-                for (key, child) in kept { sortValues[key] = child.sortValue }
-                reorder(to: order, sortValues: sortValues)
-                for (key, child) in kept where feed.isPreparing(key) { feed.receive(child) }
-            }
-            for child in view.visible {
-                guard let key = child.key, kept[key] != nil else { continue }
-                // Shown (or being prepared) with the same data: it stays.
-                // Compared by their texts, then the core's digests: neither value is built.
-                if collection.model(for: key) != nil || feed.isPreparing(key),
-                   let before = shown[key], before.priority == child.priority,
-                   before.holdsSameData(as: child, priorities: false) { continue }
-                feed.receive(child)
-            }
-        }
+        collection.performBatch { applyReplacementPlan(plan, order: order, removingUnkept: shownChanged) }
         return events
     }
 }
