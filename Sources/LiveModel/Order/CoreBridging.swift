@@ -51,6 +51,11 @@ extension QueryOrder {
         case .priority: return try body(lc_order(kind: LC_ORDER_PRIORITY, child_path: nil, child_path_len: 0))
         case .key: return try body(lc_order(kind: LC_ORDER_KEY, child_path: nil, child_path_len: 0))
         case .value: return try body(lc_order(kind: LC_ORDER_VALUE, child_path: nil, child_path_len: 0))
+        case .child(let path) where path.keys.count == 1:
+            // One member, the common case: its bytes as they are, no text made.
+            return try path.keys[0].withUTF8 { bytes in
+                try body(lc_order(kind: LC_ORDER_CHILD, child_path: bytes.cChars, child_path_len: bytes.count))
+            }
         case .child(let path):
             return try path.relativeText.withUTF8Bytes { bytes in
                 try body(lc_order(kind: LC_ORDER_CHILD, child_path: bytes.cChars, child_path_len: bytes.count))
