@@ -6,6 +6,9 @@ selects, and in what order.
   value, equal values shorter first; then other keys by UTF-16 code units.
 - Values (orderByChild / orderByValue): null, false, true, numbers, strings
   (UTF-16 code units), objects; ties by key.
+- Priorities (orderByPriority, the default order): no priority, then
+  numbers, then strings (UTF-16 code units); ties by key. They are read from
+  data in the export format (`.priority` members, `.value` for primitives).
 """
 import struct
 
@@ -42,6 +45,19 @@ def value_rank(v):
     return (5,)
 
 
+def priority_of(child):
+    """A child's priority in export-format data (None when it has none)."""
+    return child.get(".priority") if isinstance(child, dict) else None
+
+
+def priority_rank(p):
+    if p is None:
+        return (0,)
+    if isinstance(p, (int, float)) and not isinstance(p, bool):
+        return (1, float(p))
+    return (2, utf16(p))
+
+
 def child_value(child, path):
     for part in path.split("/"):
         if not isinstance(child, dict) or part not in child:
@@ -55,10 +71,14 @@ def window(data, order, start=None, end=None, equal=None, first=None, last=None)
     def post(key):
         if order == "$key":
             return (key_rank(key),)
+        if order == "$priority":
+            return (priority_rank(priority_of(data[key])), key_rank(key))
         value = data[key] if order == "$value" else child_value(data[key], order)
         return (value_rank(value), key_rank(key))
 
     def bound(v):
+        if order == "$priority":
+            return (priority_rank(v),)
         return (key_rank(v),) if order == "$key" else (value_rank(v),)
 
     keys = sorted(data, key=post)

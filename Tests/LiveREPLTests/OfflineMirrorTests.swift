@@ -92,16 +92,7 @@ struct OfflineMirrorTests {
             #expect(mirror.rows == final, "\(context): stages give \(mirror.rows), show gives \(final)")
             // Child events by prevKey rebuild the query order.
             if replaces { flat = [] }
-            for event in events {
-                switch event.type {
-                case "child_removed": flat.removeAll { $0 == event.key }
-                case "child_added", "child_moved":
-                    flat.removeAll { $0 == event.key }
-                    let at = event.prevKey.flatMap { prev in flat.firstIndex(of: prev).map { $0 + 1 } } ?? 0
-                    flat.insert(event.key, at: at)
-                default: break
-                }
-            }
+            LiveViewTests.apply(events, to: &flat)
             if sections.count > 1 { sectionedRuns += 1 }
             #expect(Set(flat) == Set(final.flatMap { $0 }), "\(context): events give \(flat)")
             if sections.count <= 1 { #expect(flat == final.flatMap { $0 }, "\(context): events give \(flat)") }
