@@ -47,7 +47,8 @@ struct ServerAnswer: Sendable {
 
     /// Whether `collection` holds exactly these children, in this order,
     /// with these values: its rows are taken on the main actor a chunk at
-    /// a time and compared away from it.
+    /// a time and compared away from it, each chunk while the main actor
+    /// takes the next.
     /// - Returns: nil when the collection changed meanwhile (the comparison
     ///   says nothing then).
     /// - Complexity: O(n) for n rows, O(``chunk``) at a time on the main actor.
@@ -58,13 +59,16 @@ struct ServerAnswer: Sendable {
         let token = collection.observeUpdates { _ in changed = true }
         defer { token.cancel() }
         var start = 0
+        var comparing: Task<Bool, Never>?
         while start < children.count {
             guard !changed else { return nil }
             let end = min(children.count, start + Self.chunk)
-            let page = collection.models(in: start..<end)
-            guard await Self.same(page, children[start..<end]) else { return changed ? nil : false }
+            let page = collection.models(in: start..<end), slice = children[start..<end]
+            if let previous = comparing, !(await previous.value) { return changed ? nil : false }
+            comparing = Task.detached { Self.holds(page, slice) }
             start = end
         }
+        if let last = comparing, !(await last.value) { return changed ? nil : false }
         return changed ? nil : true
     }
 
@@ -90,13 +94,6 @@ struct ServerAnswer: Sendable {
         }
         let stale = zip(models, children).filter { !$0.holdsValue(of: $1) }.map(\.0.identifier.string)
         return "\(stale.count) children with other values here: \(stale.prefix(5).joined(separator: ", "))"
-    }
-
-    /// Whether `models` are `children`, key by key and value by value,
-    /// compared away from the main actor.
-    @concurrent
-    private static func same(_ models: [REPLChild], _ children: ArraySlice<Snapshot>) async -> Bool {
-        holds(models, children)
     }
 
     /// Whether `models` are `children`, key by key and value by value.
