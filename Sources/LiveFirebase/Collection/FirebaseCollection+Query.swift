@@ -65,7 +65,7 @@ extension FirebaseCollection {
     }
 
     private func replaceQuery(_ newQuery: DatabaseQuery, filter newFilter: ChildFilter?) async throws(DatabaseError) {
-        let validated = try newQuery.validated()
+        let validated = try newQuery.checked()
         try Self.checkPaging(validated, mode: mode)
         guard hasLoaded else {
             // Nothing shown yet: the new query is simply the one to load.

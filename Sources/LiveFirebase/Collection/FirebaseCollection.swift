@@ -223,7 +223,7 @@ public final class FirebaseCollection<Source: ModelDataSource> {
         }
         try Self.checkPaging(query, mode: mode)
         self.reference = reference
-        self.query = try query.validated()
+        self.query = try query.checked()
         self.mode = mode
         self.opener = opener
         collection = SortedCollection<Model>(order: query.order)

@@ -47,7 +47,7 @@ public final class JoinedCollection<Model: LiveModelProtocol> {
         self.index = index
         self.data = data
         self.opener = opener
-        view = QueryView(query: try query.validated())
+        view = QueryView(query: try query.checked())
         collection = SortedCollection(order: query.order)
     }
 

@@ -24,7 +24,7 @@ extension DatabaseClient {
     /// - Complexity: One request; O(size of the answer) to parse it, plus
     ///   O(n log n) for n children when the query is applied here.
     public func get(_ path: DatabasePath = .root, query: DatabaseQuery? = nil) async throws(DatabaseError) -> Snapshot {
-        let query = try query?.validated()
+        let query = try query?.checked()
         let absolute = try absolute(path)
         let parameters = (query?.restParameters ?? []) + [("format", "export")]
         let response = try await send(RESTClientRequest(method: "GET", path: absolute, parameters: parameters))

@@ -125,7 +125,7 @@ public actor DatabaseStream<StreamClock: Clock<Duration>> {
         run += 1
         self.continuation = continuation
         let valid: DatabaseQuery
-        do { valid = try query.validated() } catch {
+        do { valid = try query.checked() } catch {
             deliver(.ended(error))
             return
         }

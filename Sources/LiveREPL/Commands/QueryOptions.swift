@@ -85,7 +85,7 @@ public struct QueryOptions: ParsableArguments, Sendable {
         if let text = startAt { query = query.starting(at: try Self.bound(text, "--start-at")) }
         if let text = endAt { query = query.ending(at: try Self.bound(text, "--end-at")) }
         if let text = equalTo { query = query.equal(to: try Self.bound(text, "--equal-to")) }
-        do { return try query.validated() } catch { throw .invalidQuery(Self.reason(error)) }
+        do { return try query.validated() } catch { throw .invalidQuery(error.reason) }
     }
 
     /// The section path, if sections are asked for.
@@ -113,11 +113,6 @@ public struct QueryOptions: ParsableArguments, Sendable {
         do { return try JSONValue(parsing: text) } catch {
             throw .invalidQuery("\(option) \(text.debugDescription) is not JSON: \(error.message) at column \(error.column)")
         }
-    }
-
-    private static func reason(_ error: DatabaseError) -> String {
-        if case .invalidQuery(let reason) = error { return reason }
-        return error.description
     }
 }
 

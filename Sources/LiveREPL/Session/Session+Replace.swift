@@ -72,7 +72,7 @@ extension Session {
         // by none before and after): the live collection changes.
         if newMode == mode, (newSections == nil) == (view.sectionPath == nil) {
             // Validated first: a refused query changes nothing.
-            do { _ = try newQuery.validated() } catch { throw .database(error) }
+            do { _ = try newQuery.validated() } catch { throw .invalidQuery(error.reason) }
             let newFilter = try newOptions.filter()
             if newQuery == firebase.query, newOptions.conditions != options.conditions {
                 // Only the filter changes: the query's children are filtered
@@ -141,7 +141,7 @@ extension Session {
     private func requery(_ newQuery: DatabaseQuery, filter: (@Sendable (Snapshot) -> Bool)?) async throws(REPLError) {
         let target = firebase
         let validated: DatabaseQuery
-        do { validated = try newQuery.validated() } catch { throw .database(error) }
+        do { validated = try newQuery.validated() } catch { throw .invalidQuery(error.reason) }
         var lost: DatabaseError?, connecting = false, loaded = false
         let watch = target.observeStatus { status in
             switch status {

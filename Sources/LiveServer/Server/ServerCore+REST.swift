@@ -29,7 +29,7 @@ extension ServerCore {
             method = override.uppercased()
         }
         let options = try RequestOptions(parameters)
-        let query = try Query(parameters: parameters)
+        let query = try DatabaseQuery.requested(by: parameters)
         if options.shallow && query != nil {
             throw .badRequest("Mixing 'shallow' and querying parameters is not supported.")
         }
@@ -108,7 +108,7 @@ extension ServerCore {
     }
 
     /// The response to a read of `node`. Needs no lock: `node` is a value.
-    private static func read(_ node: DataNode, query: Query?, options: RequestOptions, headers: HTTPHeaders) -> RESTResponse {
+    private static func read(_ node: DataNode, query: DatabaseQuery?, options: RequestOptions, headers: HTTPHeaders) -> RESTResponse {
         let wantsTag = headers.first(name: "x-firebase-etag") == "true"
         let wanted = headers.first(name: "if-none-match")
         let etag = wantsTag || wanted != nil ? Store.etag(of: node) : ""

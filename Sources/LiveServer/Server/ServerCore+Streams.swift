@@ -30,12 +30,12 @@ extension ServerCore {
     /// it first.
     func openStream(_ request: RESTRequest, on channel: any Channel) -> StreamStart {
         let target: RequestTarget
-        let query: Query?
+        let query: DatabaseQuery?
         let options: RequestOptions
         do {
             target = try RequestTarget(uri: request.uri)
             options = try RequestOptions(target.parameters)
-            query = try Query(parameters: target.parameters)
+            query = try DatabaseQuery.requested(by: target.parameters)
         } catch {
             return .refused(.error(error))
         }
@@ -80,7 +80,7 @@ extension ServerCore {
     /// meanwhile: then it starts again from the value as it is now. After a
     /// few tries under a steady stream of writes, the window is computed
     /// under the lock, as writes at or above the location rebuild it.
-    private func prepareWindow(_ listener: Listener, _ query: Query, from node: DataNode, export: Bool, attempt: Int) {
+    private func prepareWindow(_ listener: Listener, _ query: DatabaseQuery, from node: DataNode, export: Bool, attempt: Int) {
         DispatchQueue.global(qos: .userInitiated).async { [self] in
             let window = ListenerWindow(query, of: node)
             let first = window.firstPut(export: export)

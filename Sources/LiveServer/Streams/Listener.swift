@@ -24,7 +24,7 @@ final class Listener: @unchecked Sendable {
     let id: Int
     let channel: any Channel
     let path: DatabasePath
-    let query: Query?
+    let query: DatabaseQuery?
     let export: Bool
     let token: String?
     let limit: Int
@@ -68,7 +68,7 @@ final class Listener: @unchecked Sendable {
     }
     private let outgoing = NIOLockedValueBox(Outgoing())
 
-    init(id: Int, channel: any Channel, path: DatabasePath, query: Query?, export: Bool, token: String?, limit: Int) {
+    init(id: Int, channel: any Channel, path: DatabasePath, query: DatabaseQuery?, export: Bool, token: String?, limit: Int) {
         self.id = id
         self.channel = channel
         self.path = path

@@ -10,13 +10,13 @@ import LiveModel
 ///
 /// The index holds each child's key and sort value in Firebase order (the
 /// C core's ``CoreIndex``, whose order is `SortValue.compare`, then `Key`
-/// order, as ``Query/window(of:)`` sorts), not the children's values. The
+/// order, as ``DatabaseQuery/window(of:)`` sorts), not the children's values. The
 /// window is then the first or last n entries of the index.
 ///
 /// Not thread-safe: a listener's window is guarded by the server's lock
 /// once installed.
 final class ListenerWindow {
-    let query: Query
+    let query: DatabaseQuery
     /// The children in the window, by key.
     private(set) var members: [Key: DataNode] = [:]
     /// Every child within the bounds, in query order; nil without a limit.
@@ -26,12 +26,12 @@ final class ListenerWindow {
     /// - Complexity: O(1) without bounds or a limit; without a limit,
     ///   O(n · d) to check the bounds of n children (no sort); with one,
     ///   O(n log n) for the n children within the bounds.
-    init(_ query: Query, of node: DataNode) {
+    init(_ query: DatabaseQuery, of node: DataNode) {
         self.query = query
         members = window(of: node)
     }
 
-    /// The window as the first `put` tells it, as ``Query/json(of:export:)``.
+    /// The window as the first `put` tells it, as ``DatabaseQuery/json(of:export:)``.
     /// - Complexity: the size of the children in the window.
     func json(export: Bool) -> JSONValue {
         if members.isEmpty { return .null }

@@ -3,7 +3,7 @@ import LiveModel
 @testable import LiveServer
 
 /// Random queries over random children, checked against ``QueryOracle``.
-@Suite("Query windows, differential")
+@Suite("DatabaseQuery windows, differential")
 struct QueryDifferentialTests {
     /// Keys near the boundaries of key order: integer keys, their
     /// look-alikes, and strings.
@@ -106,7 +106,7 @@ struct QueryDifferentialTests {
             let node = try DataNode(json: body)
             for _ in 0..<10 {
                 let spec = draw.spec()
-                let query = try #require(try Query(parameters: spec.parameters),
+                let query = try #require(try DatabaseQuery(parameters: spec.parameters),
                                          "seed \(seed), round \(round): \(spec)")
                 let actual = query.window(of: node).map(\.key)
                 let expected = QueryOracle.window(spec, of: node)

@@ -27,7 +27,7 @@ struct QuerySpec: CustomStringConvertible {
     }
 }
 
-/// Brute force from DESIGN.md's rules, written apart from ``Query``: sort
+/// Brute force from DESIGN.md's rules, written apart from ``DatabaseQuery``: sort
 /// every child by (value, key), keep those the bound predicates accept,
 /// then cut to the limit.
 enum QueryOracle {

@@ -2,7 +2,7 @@ import Testing
 import LiveModel
 @testable import LiveServer
 
-@Suite("Query windows")
+@Suite("DatabaseQuery windows")
 struct QueryWindowTests {
     static let scores = #"""
         {"a": {"s": 1}, "b": {"s": 2}, "c": {"s": 2}, "d": {"s": 3}, "e": {"t": 1},
@@ -10,7 +10,7 @@ struct QueryWindowTests {
         """#
 
     static func keys(_ parameters: [String: String], _ data: String = scores) throws -> [String] {
-        let query = try #require(try Query(parameters: parameters))
+        let query = try #require(try DatabaseQuery(parameters: parameters))
         return query.window(of: try storeNode(data)).map(\.key.string)
     }
 
@@ -66,20 +66,26 @@ struct QueryWindowTests {
     }
 
     @Test func leavesAndEmptyNodesHaveNoWindow() throws {
-        let query = try #require(try Query(parameters: ["orderBy": #""$key""#]))
+        let query = try #require(try DatabaseQuery(parameters: ["orderBy": #""$key""#]))
         #expect(query.window(of: try storeNode("5")).isEmpty)
         #expect(query.window(of: .empty).isEmpty)
         #expect(query.json(of: try storeNode("5"), export: false) == .null)
     }
 
     @Test func jsonOfTheWindow() throws {
-        let query = try #require(try Query(parameters: ["orderBy": #""s""#, "equalTo": "2"]))
+        let query = try #require(try DatabaseQuery(parameters: ["orderBy": #""s""#, "equalTo": "2"]))
         let data = try storeNode(#"{"0": {"s": 2, ".priority": 1}, "1": {"s": 2}, "2": {"s": 5}}"#)
         // Always an object, even for array-like keys.
         #expect(query.json(of: data, export: false) == storeJSON(#"{"0": {"s": 2}, "1": {"s": 2}}"#))
         #expect(query.json(of: data, export: true)
             == storeJSON(#"{"0": {"s": 2, ".priority": 1}, "1": {"s": 2}}"#))
-        let none = try #require(try Query(parameters: ["orderBy": #""s""#, "equalTo": "9"]))
+        let none = try #require(try DatabaseQuery(parameters: ["orderBy": #""s""#, "equalTo": "9"]))
         #expect(none.json(of: data, export: false) == .null)
+    }
+
+    @Test func aRefusedQueryIsABadRequestWithTheReason() {
+        let error = storeError { () throws(StoreError) in try DatabaseQuery.requested(by: ["limitToFirst": "1"]) }
+        #expect(error == .badRequest("orderBy must be defined when other query parameters are defined"))
+        #expect(storeError { () throws(StoreError) in try DatabaseQuery.requested(by: ["print": "pretty"]) } == nil)
     }
 }

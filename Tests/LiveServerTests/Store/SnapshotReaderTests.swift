@@ -141,8 +141,8 @@ struct SnapshotReaderTests {
                 paths.append(child)
             }
         }
-        for query in [Query(order: .child("s")), Query(order: .value, limit: .first(2)),
-                      Query(order: .key, start: .init(value: .string("1")))] {
+        for query in [DatabaseQuery(order: .child("s")), DatabaseQuery(order: .value, limit: .first(2)),
+                      DatabaseQuery(order: .key, start: .init(value: .string("1")))] {
             #expect(query.window(of: read).map(\.key) == query.window(of: body).map(\.key), "\(context)")
         }
     }

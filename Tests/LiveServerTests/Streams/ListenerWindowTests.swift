@@ -4,7 +4,7 @@ import LiveModel
 
 /// A limited query listener keeps its window with an ordered index and
 /// updates it from the children a write touches. After every write, the
-/// window it holds is the oracle ``Query/window(of:)`` of the store, and
+/// window it holds is the oracle ``DatabaseQuery/window(of:)`` of the store, and
 /// the events it emitted, applied to the old window, give the new one.
 @Suite("Listener windows, differential")
 struct ListenerWindowTests {
@@ -22,7 +22,7 @@ struct ListenerWindowTests {
             var spec = draw.spec()
             let count = Int.random(in: 0...12, using: &draw.rng)
             spec.limit = (draw.chance(0.5) ? "limitToFirst" : "limitToLast", count)
-            let query = try #require(try Query(parameters: spec.parameters), "seed \(seed), round \(round): \(spec)")
+            let query = try #require(try DatabaseQuery(parameters: spec.parameters), "seed \(seed), round \(round): \(spec)")
             var store = Store()
             _ = try store.set(Self.location, json: Self.locationValue(&draw), now: 0)
             let window = ListenerWindow(query, of: store.get(Self.location))

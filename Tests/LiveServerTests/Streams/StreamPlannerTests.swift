@@ -4,7 +4,7 @@ import LiveModel
 
 /// A query listener's events, applied to a mirror of its window, always
 /// rebuild the window the query selects from the store (the oracle
-/// ``Query/window(of:)``), whether a write below the location takes the
+/// ``DatabaseQuery/window(of:)``), whether a write below the location takes the
 /// per-child path or a write at or above it recomputes the window.
 @Suite("Stream planner, differential")
 struct StreamPlannerTests {
@@ -16,7 +16,7 @@ struct StreamPlannerTests {
         var checkedWrites = 0
         for round in 0..<60 {
             let spec = draw.spec()
-            let query = try #require(try Query(parameters: spec.parameters), "seed \(seed), round \(round): \(spec)")
+            let query = try #require(try DatabaseQuery(parameters: spec.parameters), "seed \(seed), round \(round): \(spec)")
             var store = Store()
             _ = try store.set(Self.location, json: draw.node(), now: 0)
             let window = ListenerWindow(query, of: store.get(Self.location))

@@ -1,9 +1,9 @@
-// QueryRange.swift — whether a child falls inside a query's bounds.
-import LiveModel
+// QueryRange.swift — whether a child falls inside a query's bounds: the
+// one test of the client and the server.
 
 /// A query's bounds, ready to test children against: each bound's sort
 /// value (or key, under `orderByKey`) computed once.
-struct QueryRange: Sendable {
+package struct QueryRange: Sendable {
     private struct Post: Sendable {
         let value: SortValue
         let key: Key?
@@ -14,7 +14,7 @@ struct QueryRange: Sendable {
     private let start: Post?
     private let end: Post?
 
-    init(_ query: DatabaseQuery) {
+    package init(_ query: DatabaseQuery) {
         byKey = query.order == .key
         func post(_ bound: DatabaseQuery.Bound?) -> Post? {
             guard let bound else { return nil }
@@ -29,11 +29,11 @@ struct QueryRange: Sendable {
     }
 
     /// Whether the query has bounds at all.
-    var isUnbounded: Bool { start == nil && end == nil }
+    package var isUnbounded: Bool { start == nil && end == nil }
 
     /// Whether the child `(sortValue, key)` is inside both bounds.
     /// - Complexity: O(1) comparisons.
-    func contains(_ sortValue: SortValue, _ key: Key) -> Bool {
+    package func contains(_ sortValue: SortValue, _ key: Key) -> Bool {
         if let start {
             let c = compare(sortValue, key, start)
             if start.isInclusive ? c < 0 : c <= 0 { return false }

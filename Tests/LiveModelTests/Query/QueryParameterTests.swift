@@ -1,12 +1,15 @@
-import Testing
-import LiveModel
-@testable import LiveServer
+// QueryParameterTests.swift — a query read from a request's parameters as
+// the Realtime Database reads them, and written as REST parameters; what one
+// side writes, the other reads back.
 
-@Suite("Query parameters")
+import LiveModel
+import Testing
+
+@Suite("DatabaseQuery parameters")
 struct QueryParameterTests {
     @Test func noQueryParameters() throws {
-        #expect(try Query(parameters: [:]) == nil)
-        #expect(try Query(parameters: ["print": "pretty", "format": "export", "shallow": "true"]) == nil)
+        #expect(try DatabaseQuery(parameters: [:]) == nil)
+        #expect(try DatabaseQuery(parameters: ["print": "pretty", "format": "export", "shallow": "true"]) == nil)
     }
 
     @Test(arguments: [
@@ -18,22 +21,22 @@ struct QueryParameterTests {
         (#""/a/b/""#, .child("a/b")),
     ])
     func orders(_ text: String, _ order: QueryOrder) throws {
-        #expect(try Query(parameters: ["orderBy": text])?.order == order)
+        #expect(try DatabaseQuery(parameters: ["orderBy": text])?.order == order)
     }
 
     @Test func fullQuery() throws {
-        let query = try Query(parameters: [
+        let query = try DatabaseQuery(parameters: [
             "orderBy": #""score""#, "startAt": "3", "startAtKey": #""k1""#, "endBefore": #""z""#,
             "limitToLast": "10",
         ])
-        #expect(query == Query(order: .child("score"),
+        #expect(query == DatabaseQuery(order: .child("score"),
                                start: .init(value: 3, key: "k1", isInclusive: true),
                                end: .init(value: "z", isInclusive: false),
                                limit: .last(10)))
     }
 
     @Test func equalToIsBothEnds() throws {
-        let query = try #require(try Query(parameters: ["orderBy": #""$value""#, "equalTo": "true",
+        let query = try #require(try DatabaseQuery(parameters: ["orderBy": #""$value""#, "equalTo": "true",
                                                         "equalToKey": #""a""#]))
         #expect(query.start == .init(value: true, key: "a", isInclusive: true))
         #expect(query.end == query.start)
@@ -42,11 +45,11 @@ struct QueryParameterTests {
 
     @Test func boundValues() throws {
         for text in ["null", "true", "false", "-1.5", "0", #""""#, #""x y""#] {
-            #expect(try Query(parameters: ["orderBy": #""v""#, "startAfter": text])?.start?.isInclusive == false)
+            #expect(try DatabaseQuery(parameters: ["orderBy": #""v""#, "startAfter": text])?.start?.isInclusive == false)
         }
-        #expect(try Query(parameters: ["orderBy": #""$key""#, "startAt": #""a.b""#])?.start?.value == "a.b")
-        #expect(try Query(parameters: ["orderBy": #""$priority""#, "endAt": "null"])?.end?.value == .null)
-        #expect(try Query(parameters: ["orderBy": #""$key""#, "limitToFirst": "0"])?.limit == .first(0))
+        #expect(try DatabaseQuery(parameters: ["orderBy": #""$key""#, "startAt": #""a.b""#])?.start?.value == "a.b")
+        #expect(try DatabaseQuery(parameters: ["orderBy": #""$priority""#, "endAt": "null"])?.end?.value == .null)
+        #expect(try DatabaseQuery(parameters: ["orderBy": #""$key""#, "limitToFirst": "0"])?.limit == .first(0))
     }
 
     static let errors: [([String: String], String)] = [
@@ -88,9 +91,11 @@ struct QueryParameterTests {
 
     @Test(arguments: errors)
     func parameterErrors(_ parameters: [String: String], _ message: String) throws {
-        let error = try #require(storeError { () throws(StoreError) in try Query(parameters: parameters) },
-                                 "accepted \(parameters)")
-        #expect(error.status == 400)
-        #expect(error.message.hasPrefix(message), "\(parameters): \(error.message)")
+        do {
+            _ = try DatabaseQuery(parameters: parameters)
+            Issue.record("accepted \(parameters)")
+        } catch {
+            #expect(error.reason.hasPrefix(message), "\(parameters): \(error.reason)")
+        }
     }
 }

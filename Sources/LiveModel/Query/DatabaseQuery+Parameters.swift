@@ -1,6 +1,7 @@
-import LiveModel
+// DatabaseQuery+Parameters.swift — a query read from a REST request's
+// parameters, as the Realtime Database reads them.
 
-extension Query {
+extension DatabaseQuery {
     /// The query parameters a request may carry, as ``init(parameters:)``
     /// reads them.
     package static let parameterNames: [String] = ["orderBy", "limitToFirst", "limitToLast"]
@@ -21,38 +22,39 @@ extension Query {
     /// ties among children of the bound's value (not under `"$key"`).
     /// Other parameters are ignored.
     /// - Returns: `nil` when the request carries no query parameter.
-    /// - Throws: ``StoreError`` (400) naming the offending parameter.
+    /// - Throws: ``QueryError`` naming the offending parameter, worded as
+    ///   the Realtime Database words it.
     /// - Complexity: O(length of the parameters).
-    package init?(parameters: [String: String]) throws(StoreError) {
-        guard Query.parameterNames.contains(where: { parameters[$0] != nil }) else { return nil }
+    public init?(parameters: [String: String]) throws(QueryError) {
+        guard DatabaseQuery.parameterNames.contains(where: { parameters[$0] != nil }) else { return nil }
         guard let orderText = parameters["orderBy"] else {
-            throw .badRequest("orderBy must be defined when other query parameters are defined")
+            throw QueryError("orderBy must be defined when other query parameters are defined")
         }
-        let order = try Query.order(orderText)
+        let order = try DatabaseQuery.order(orderText)
 
-        let first = try parameters["limitToFirst"].map { text throws(StoreError) in
-            try Query.limit(text, name: "limitToFirst")
+        let first = try parameters["limitToFirst"].map { text throws(QueryError) in
+            try DatabaseQuery.limit(text, name: "limitToFirst")
         }
-        let last = try parameters["limitToLast"].map { text throws(StoreError) in
-            try Query.limit(text, name: "limitToLast")
+        let last = try parameters["limitToLast"].map { text throws(QueryError) in
+            try DatabaseQuery.limit(text, name: "limitToLast")
         }
         if first != nil, last != nil {
-            throw .badRequest("limitToFirst and limitToLast cannot both be defined")
+            throw QueryError("limitToFirst and limitToLast cannot both be defined")
         }
 
         var bounds: [String: Bound] = [:]
-        for name in Query.boundNames {
-            bounds[name] = try Query.bound(name, in: parameters, order: order)
+        for name in DatabaseQuery.boundNames {
+            bounds[name] = try DatabaseQuery.bound(name, in: parameters, order: order)
         }
         if bounds["startAt"] != nil, bounds["startAfter"] != nil {
-            throw .badRequest("startAt and startAfter cannot both be defined")
+            throw QueryError("startAt and startAfter cannot both be defined")
         }
         if bounds["endAt"] != nil, bounds["endBefore"] != nil {
-            throw .badRequest("endAt and endBefore cannot both be defined")
+            throw QueryError("endAt and endBefore cannot both be defined")
         }
         if let equal = bounds["equalTo"] {
             guard bounds.count == 1 else {
-                throw .badRequest("equalTo cannot be defined with startAt, startAfter, endAt or endBefore")
+                throw QueryError("equalTo cannot be defined with startAt, startAfter, endAt or endBefore")
             }
             bounds["startAt"] = equal
             bounds["endAt"] = equal
@@ -63,8 +65,8 @@ extension Query {
                   limit: first.map(Limit.first) ?? last.map(Limit.last))
     }
 
-    private static func order(_ text: String) throws(StoreError) -> QueryOrder {
-        let invalid = StoreError.badRequest("orderBy must be a valid JSON encoded path")
+    private static func order(_ text: String) throws(QueryError) -> QueryOrder {
+        let invalid = QueryError("orderBy must be a valid JSON encoded path")
         guard case .string(let name)? = try? JSONValue(parsing: text) else { throw invalid }
         switch name {
         case "$key": return .key
@@ -76,11 +78,11 @@ extension Query {
         }
     }
 
-    private static func limit(_ text: String, name: String) throws(StoreError) -> Int {
+    private static func limit(_ text: String, name: String) throws(QueryError) -> Int {
         guard case .number(let d)? = try? JSONValue(parsing: text), d >= 0, d <= 9_007_199_254_740_992,
               d.rounded(.towardZero) == d
         else {
-            throw .badRequest("\(name) must be a non-negative integer")
+            throw QueryError("\(name) must be a non-negative integer")
         }
         return Int(d)
     }
@@ -88,23 +90,23 @@ extension Query {
     /// The bound `name` (`startAt`, …) with its `…Key` tie-break, or `nil`
     /// when the request has neither.
     private static func bound(_ name: String, in parameters: [String: String], order: QueryOrder)
-        throws(StoreError) -> Bound?
+        throws(QueryError) -> Bound?
     {
         let keyName = name + "Key"
         guard let text = parameters[name] else {
-            if parameters[keyName] != nil { throw .badRequest("\(keyName) must be defined with \(name)") }
+            if parameters[keyName] != nil { throw QueryError("\(keyName) must be defined with \(name)") }
             return nil
         }
         guard let value = try? JSONValue(parsing: text) else {
-            throw .badRequest("\(name) must be a valid JSON encoded value")
+            throw QueryError("\(name) must be a valid JSON encoded value")
         }
         switch (order, value) {
         case (_, .array), (_, .object):
-            throw .badRequest("\(name) must be a JSON primitive: null, true, false, a number or a string")
+            throw QueryError("\(name) must be a JSON primitive: null, true, false, a number or a string")
         case (.key, .null), (.key, .bool), (.key, .number):
-            throw .badRequest("\(name) must be a string when orderBy is \"$key\"")
+            throw QueryError("\(name) must be a string when orderBy is \"$key\"")
         case (.priority, .bool):
-            throw .badRequest("\(name) must be null, a number or a string when orderBy is \"$priority\"")
+            throw QueryError("\(name) must be null, a number or a string when orderBy is \"$priority\"")
         default:
             break
         }
@@ -113,15 +115,15 @@ extension Query {
             return Bound(value: value, isInclusive: inclusive)
         }
         if order == .key {
-            throw .badRequest("\(keyName) cannot be defined when orderBy is \"$key\"")
+            throw QueryError("\(keyName) cannot be defined when orderBy is \"$key\"")
         }
         guard case .string(let keyString)? = try? JSONValue(parsing: keyText) else {
-            throw .badRequest("\(keyName) must be a JSON encoded string")
+            throw QueryError("\(keyName) must be a JSON encoded string")
         }
         do {
             return Bound(value: value, key: try Key(keyString), isInclusive: inclusive)
         } catch {
-            throw .badRequest("\(keyName) must be a valid key: \(error.description)")
+            throw QueryError("\(keyName) must be a valid key: \(error.description)")
         }
     }
 }

@@ -1,5 +1,4 @@
-// DatabaseQuery+REST.swift — a query as REST API parameters.
-import LiveModel
+// DatabaseQuery+Rendering.swift — a query written as REST API parameters.
 
 extension DatabaseQuery {
     /// The REST parameters that ask the server for this query's children.
@@ -37,7 +36,7 @@ extension DatabaseQuery {
 
     /// Whether the server's answer is exactly the query's result (its bounds
     /// are expressible in the REST API), so the server keeps the window.
-    var serverAppliesLimit: Bool {
+    package var serverAppliesLimit: Bool {
         [start, end].allSatisfy { $0 == nil || ($0!.isInclusive && $0!.key == nil) }
     }
 }

@@ -1,6 +1,6 @@
 // DatabaseQuery.swift — a Realtime Database query: an order, range bounds
-// with an optional key tie-break, and a limit window.
-import LiveModel
+// with an optional key tie-break, and a limit window. The one query type of
+// the client and the server.
 
 /// Which children of a location to show, and in which order: Firebase's
 /// `orderBy…`, `startAt` / `startAfter` / `endAt` / `endBefore` /
@@ -14,8 +14,10 @@ import LiveModel
 /// ```
 ///
 /// Build a query with the methods below, then call ``validated()`` (the
-/// collection and the REST client do) to get a ``DatabaseError/invalidQuery(_:)``
-/// for anything Firebase would refuse.
+/// collection and the REST client do) to get a ``QueryError`` for anything
+/// Firebase would refuse. A server reads one from a request's parameters
+/// with ``init(parameters:)``, and a client writes one as parameters with
+/// ``restParameters``.
 public struct DatabaseQuery: Sendable, Hashable, CustomStringConvertible {
     /// A range bound: the post `(value, key)`.
     public struct Bound: Sendable, Hashable {
@@ -110,32 +112,32 @@ public struct DatabaseQuery: Sendable, Hashable, CustomStringConvertible {
     // MARK: Validation
 
     /// The query, if Firebase would accept it.
-    /// - Throws: ``DatabaseError/invalidQuery(_:)``: a limit below 1; a
+    /// - Throws: ``QueryError``: a limit below 1; a
     ///   bound that is an array or object; under `orderByKey`, a bound that
     ///   is not a valid key string or that has a key tie-break; under
     ///   `orderByPriority`, a boolean bound.
-    public func validated() throws(DatabaseError) -> DatabaseQuery {
-        if let limit, limit.count < 1 { throw .invalidQuery("the limit must be at least 1, not \(limit.count)") }
+    public func validated() throws(QueryError) -> DatabaseQuery {
+        if let limit, limit.count < 1 { throw QueryError("the limit must be at least 1, not \(limit.count)") }
         for (name, bound) in [("start", start), ("end", end)] {
             guard let bound else { continue }
             switch bound.value {
             case .array, .object:
-                throw .invalidQuery("the \(name) bound must be null, a boolean, a number or a string")
+                throw QueryError("the \(name) bound must be null, a boolean, a number or a string")
             case .number(let d) where !d.isFinite:
-                throw .invalidQuery("the \(name) bound must be a finite number")
+                throw QueryError("the \(name) bound must be a finite number")
             default: break
             }
             switch order {
             case .key:
                 guard case .string(let s) = bound.value, (try? Key(s)) != nil else {
-                    throw .invalidQuery("under orderByKey the \(name) bound must be a valid key string")
+                    throw QueryError("under orderByKey the \(name) bound must be a valid key string")
                 }
                 if bound.key != nil {
-                    throw .invalidQuery("under orderByKey a bound takes no key tie-break")
+                    throw QueryError("under orderByKey a bound takes no key tie-break")
                 }
             case .priority:
                 if case .bool = bound.value {
-                    throw .invalidQuery("under orderByPriority the \(name) bound must be null, a number or a string")
+                    throw QueryError("under orderByPriority the \(name) bound must be null, a number or a string")
                 }
             case .value, .child: break
             }

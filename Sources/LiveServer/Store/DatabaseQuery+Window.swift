@@ -1,61 +1,14 @@
+// DatabaseQuery+Window.swift — a query's answer over the server's nodes:
+// the children it selects, in order when a limit needs it, and their JSON.
 import LiveModel
 
-/// A REST query: an order, optional bounds and an optional limit.
-///
-/// Children are sorted by their sort value under ``order`` and then by key
-/// (by key alone under ``QueryOrder/key``), in Firebase order. The bounds
-/// are *posts* `(value, key)`: ``start`` keeps children at or after it
-/// (strictly after when it is exclusive), ``end`` those at or before it.
-/// A bound without a key stands, when inclusive, for every child of that
-/// value (`startAt(v)` keeps all children valued `v`, as does `endAt(v)`),
-/// and, when exclusive, for none (`startAfter(v)` and `endBefore(v)` skip
-/// them all). Under ``QueryOrder/key`` the bound's value is the key
-/// itself. The limit then keeps the first or last children of what is left.
-package struct Query: Sendable, Equatable {
-    /// How many children a query keeps, from which end.
-    package enum Limit: Sendable, Equatable {
-        /// The first `n` children (`limitToFirst`).
-        case first(Int)
-        /// The last `n` children (`limitToLast`).
-        case last(Int)
-    }
-
-    /// One end of the range: `startAt`, `startAfter`, `endAt`, `endBefore`
-    /// (or both ends of `equalTo`), with the optional key tie-break.
-    package struct Bound: Sendable, Equatable {
-        /// The value: `null`, a boolean, a number or a string; under
-        /// ``QueryOrder/key``, always the string of a key.
-        package let value: JSONValue
-        /// The key that breaks ties with children of ``value``, if any.
-        package let key: Key?
-        /// Whether a child exactly at the bound is kept (`startAt`, `endAt`,
-        /// `equalTo`) or not (`startAfter`, `endBefore`).
-        package let isInclusive: Bool
-
-        /// Creates a bound.
-        package init(value: JSONValue, key: Key? = nil, isInclusive: Bool = true) {
-            self.value = value
-            self.key = key
-            self.isInclusive = isInclusive
-        }
-    }
-
-    /// What the children are ordered by.
-    package let order: QueryOrder
-    /// The lower end of the range, if any.
-    package let start: Bound?
-    /// The upper end of the range, if any.
-    package let end: Bound?
-    /// The limit, if any.
-    package let limit: Limit?
-
-    /// Creates a query without checking it; ``init(parameters:)`` checks
-    /// what a request asks for.
-    package init(order: QueryOrder = .priority, start: Bound? = nil, end: Bound? = nil, limit: Limit? = nil) {
-        self.order = order
-        self.start = start
-        self.end = end
-        self.limit = limit
+extension DatabaseQuery {
+    /// The query a request's parameters ask for (see
+    /// ``DatabaseQuery/init(parameters:)``); nil when they ask for none.
+    /// - Throws: ``StoreError`` (400) with the reason, as the database
+    ///   answers it.
+    package static func requested(by parameters: [String: String]) throws(StoreError) -> DatabaseQuery? {
+        do { return try DatabaseQuery(parameters: parameters) } catch { throw .badRequest(error.reason) }
     }
 
     /// The children of `node` the query selects, in query order. A leaf or
@@ -64,14 +17,11 @@ package struct Query: Sendable, Equatable {
     ///   child path of depth d, then O(m log m) to sort the m children in
     ///   range.
     package func window(of node: DataNode) -> [(key: Key, node: DataNode)] {
-        let lower = start.map { QueryPost($0, order: order, isLower: true) }
-        let upper = end.map { QueryPost($0, order: order, isLower: false) }
+        let range = QueryRange(self)
         var entries: [(key: Key, node: DataNode, value: SortValue)] = []
         for (key, child) in node.children {
             let value = sortValue(of: child)
-            if let lower, !lower.admitsAbove(value, key) { continue }
-            if let upper, !upper.admitsBelow(value, key) { continue }
-            entries.append((key, child, value))
+            if range.contains(value, key) { entries.append((key, child, value)) }
         }
         entries.sort { a, b in
             let byValue = SortValue.compare(a.value, b.value)
@@ -94,10 +44,7 @@ package struct Query: Sendable, Equatable {
     package func bounds(admit key: Key, _ child: DataNode) -> Bool {
         if child.isEmpty { return false }
         if start == nil && end == nil { return true }
-        let value = sortValue(of: child)
-        if let start, !QueryPost(start, order: order, isLower: true).admitsAbove(value, key) { return false }
-        if let end, !QueryPost(end, order: order, isLower: false).admitsBelow(value, key) { return false }
-        return true
+        return QueryRange(self).contains(sortValue(of: child), key)
     }
 
     /// The window as the database answers a query: an object of the
@@ -152,9 +99,9 @@ package struct Query: Sendable, Equatable {
         case .priority:
             return child.priority.sortValue
         case .value:
-            return Query.sortValue(ofNode: child)
+            return Self.sortValue(ofNode: child)
         case .child(let path):
-            return Query.sortValue(ofNode: child.child(at: path))
+            return Self.sortValue(ofNode: child.child(at: path))
         }
     }
 
