@@ -1,6 +1,22 @@
 // DatabaseQuery+Window.swift — a query's answer over the server's nodes:
 // the children it selects, in order when a limit needs it, and their JSON.
+import HeapModule
 import LiveModel
+
+/// A child in a query's window: ordered by its sort value, then its key.
+struct WindowEntry: Comparable {
+    let key: Key
+    let node: DataNode
+    let value: SortValue
+
+    static func < (a: WindowEntry, b: WindowEntry) -> Bool {
+        let byValue = SortValue.compare(a.value, b.value)
+        return byValue != 0 ? byValue < 0 : a.key < b.key
+    }
+
+    /// Keys are unique among children: equal entries are the same child.
+    static func == (a: WindowEntry, b: WindowEntry) -> Bool { a.key == b.key }
+}
 
 extension DatabaseQuery {
     /// The query a request's parameters ask for (see
@@ -13,29 +29,42 @@ extension DatabaseQuery {
 
     /// The children of `node` the query selects, in query order. A leaf or
     /// an empty node has none.
+    ///
+    /// With a limit of k, only the k children at its end are kept while the
+    /// children are read (a heap), and only they are sorted.
     /// - Complexity: O(n · d) to read the sort values of n children at a
-    ///   child path of depth d, then O(m log m) to sort the m children in
-    ///   range.
+    ///   child path of depth d; then O(n log k) with a limit of k, or
+    ///   O(m log m) to sort the m children in range without one.
     package func window(of node: DataNode) -> [(key: Key, node: DataNode)] {
         let range = QueryRange(self)
-        var entries: [(key: Key, node: DataNode, value: SortValue)] = []
-        for (key, child) in node.children {
+        let inRange = node.children.lazy.compactMap { key, child -> WindowEntry? in
             let value = sortValue(of: child)
-            if range.contains(value, key) { entries.append((key, child, value)) }
+            return range.contains(value, key) ? WindowEntry(key: key, node: child, value: value) : nil
         }
-        entries.sort { a, b in
-            let byValue = SortValue.compare(a.value, b.value)
-            return byValue != 0 ? byValue < 0 : a.key < b.key
-        }
+        let entries: [WindowEntry]
         switch limit {
-        case .first(let n)?:
-            entries.removeLast(max(0, entries.count - n))
-        case .last(let n)?:
-            entries.removeFirst(max(0, entries.count - n))
-        case nil:
-            break
+        case .first(let k)?: entries = Self.kept(k, of: inRange, first: true)
+        case .last(let k)?: entries = Self.kept(k, of: inRange, first: false)
+        case nil: entries = inRange.sorted()
         }
         return entries.map { ($0.key, $0.node) }
+    }
+
+    /// The first (or last) `k` of `entries`, in order.
+    /// - Complexity: O(n log k) for n entries.
+    private static func kept(_ k: Int, of entries: some Sequence<WindowEntry>, first: Bool) -> [WindowEntry] {
+        guard k > 0 else { return [] }
+        var heap = Heap<WindowEntry>()
+        for entry in entries {
+            if heap.count < k {
+                heap.insert(entry)
+            } else if first, entry < heap.max! {
+                _ = heap.replaceMax(with: entry)
+            } else if !first, heap.min! < entry {
+                _ = heap.replaceMin(with: entry)
+            }
+        }
+        return heap.unordered.sorted()
     }
 
     /// Whether the child `key` with the value `child` lies within the
