@@ -379,20 +379,24 @@ static dg walk_value(walk *w) {
     }
 }
 
-lc_status lc_digest_text(const char *text, size_t len, unsigned flags, lc_digest *out) {
-    walk *w = calloc(1, sizeof *w);
-    if (!w) return LC_ERR_NOMEM;
+/* Digests text with w's buffers (kept, grown as needed); the rest of w is
+ * reset. */
+static lc_status digest_with(walk *w, const char *text, size_t len, unsigned flags, lc_digest *out) {
+    char *buffer = w->text;
+    size_t cap = w->cap, kcap = w->kcap;
+    uint64_t *keys = w->keys;
+    memset(w, 0, sizeof *w);
+    w->text = buffer;
+    w->cap = cap;
+    w->keys = keys;
+    w->kcap = kcap;
     w->priorities = (flags & LC_DIGEST_PRIORITIES) != 0;
     lc_scan_init(&w->s, text, len);
     lc_scan_ws(&w->s);
     dg d = walk_value(w);
     lc_status st = w->fatal;
-    int duplicate = w->duplicate;
-    free(w->text);
-    free(w->keys);
-    free(w);
     if (st) return st;
-    if (duplicate) {
+    if (w->duplicate) {
         json_error_t je;
         json_t *j = json_loadb(text, len, JSON_DECODE_ANY, &je);
         if (!j) return json_error_code(&je) == json_error_out_of_memory ? LC_ERR_NOMEM : LC_ERR_JSON_SYNTAX;
@@ -402,6 +406,16 @@ lc_status lc_digest_text(const char *text, size_t len, unsigned flags, lc_digest
     out->high = d.present ? d.a : 0;
     out->low = d.present ? d.b : 0;
     return LC_OK;
+}
+
+lc_status lc_digest_text(const char *text, size_t len, unsigned flags, lc_digest *out) {
+    walk *w = calloc(1, sizeof *w);
+    if (!w) return LC_ERR_NOMEM;
+    lc_status st = digest_with(w, text, len, flags, out);
+    free(w->text);
+    free(w->keys);
+    free(w);
+    return st;
 }
 
 lc_status lc_doc_child_digest(const lc_doc *doc, size_t i, unsigned flags, lc_digest *out) {
@@ -421,4 +435,112 @@ lc_status lc_json_digest(const json_t *value, unsigned flags, lc_digest *out) {
     out->high = d.present ? d.a : 0;
     out->low = d.present ? d.b : 0;
     return LC_OK;
+}
+
+/* --- digests built from parts ------------------------------------------ */
+
+static lc_digest out_of(dg d) {
+    lc_digest o = {d.present ? d.a : 0, d.present ? d.b : 0};
+    return o;
+}
+
+static dg in_of(lc_digest d) {
+    dg o = {d.high, d.low, (d.high | d.low) != 0};
+    return o;
+}
+
+lc_digest lc_digest_bool(int value) { return out_of(leaf_bool(value != 0)); }
+
+lc_digest lc_digest_number(double value) { return out_of(leaf_number(value)); }
+
+lc_digest lc_digest_string(const char *bytes, size_t len) {
+    if (!bytes) len = 0;
+    return out_of(string_digest((const unsigned char *)(bytes ? bytes : ""), len));
+}
+
+void lc_digest_members_add(lc_digest_members *members, const char *key, size_t key_len, lc_digest value) {
+    if (!members || (!key && key_len)) return;
+    dg v = in_of(value);
+    if (!v.present) return;
+    dg sum = {members->sum_high, members->sum_low, 1};
+    add_member(&sum, &members->count, key_digest((const unsigned char *)(key ? key : ""), key_len), v);
+    members->sum_high = sum.a;
+    members->sum_low = sum.b;
+}
+
+lc_digest lc_digest_object(const lc_digest_members *members) {
+    dg none = {0, 0, 0};
+    if (!members) return out_of(none);
+    dg sum = {members->sum_high, members->sum_low, 1};
+    return out_of(object_of(sum, members->count));
+}
+
+lc_digest lc_digest_with_priority(lc_digest value, lc_digest priority) {
+    return out_of(with_priority(in_of(value), in_of(priority)));
+}
+
+struct lc_digester {
+    char *buf; /* the text, copied and padded */
+    size_t cap;
+    lc_scan scan; /* the check: its frames are kept */
+    lc_scan_frame *frames;
+    size_t frames_cap;
+    walk w;
+};
+
+lc_digester *lc_digester_new(void) { return calloc(1, sizeof(lc_digester)); }
+
+void lc_digester_free(lc_digester *d) {
+    if (!d) return;
+    free(d->buf);
+    free(d->frames);
+    free(d->w.text);
+    free(d->w.keys);
+    free(d);
+}
+
+/* Whether d->buf[0..len) is one JSON value, as jansson reads it. */
+static lc_status check_json(lc_digester *d, size_t len) {
+    lc_scan *s = &d->scan;
+    lc_scan_init(s, d->buf, len);
+    s->fr = d->frames;
+    s->fcap = d->frames_cap;
+    lc_scan_ws(s);
+    lc_status st = s->pos < len ? lc_scan_value(s, 0, 0) : LC_ERR_JSON_SYNTAX;
+    if (st == LC_OK) {
+        lc_scan_ws(s);
+        if (s->pos != len) st = LC_ERR_JSON_SYNTAX;
+    }
+    d->frames = s->fr;
+    d->frames_cap = s->fcap;
+    s->fr = NULL; /* kept for the next text; anything else the scan made goes */
+    lc_scan_release(s);
+    return st;
+}
+
+lc_status lc_digester_digest(lc_digester *d, const char *text, size_t len, unsigned flags, lc_digest *out) {
+    if (!d || !out || (!text && len)) return LC_ERR_ARGUMENT;
+    if (len > SIZE_MAX - LC_SCAN_PAD) return LC_ERR_ARGUMENT;
+    /* The lexer reads a little past the end: a padded copy. */
+    if (len + LC_SCAN_PAD > d->cap) {
+        size_t cap = len + LC_SCAN_PAD > 2 * d->cap ? len + LC_SCAN_PAD : 2 * d->cap;
+        char *buf = realloc(d->buf, cap);
+        if (!buf) return LC_ERR_NOMEM;
+        d->buf = buf;
+        d->cap = cap;
+    }
+    if (len) memcpy(d->buf, text, len);
+    memset(d->buf + len, 0, LC_SCAN_PAD);
+    /* Checked first: the walk reads valid text only. */
+    lc_status st = check_json(d, len);
+    return st ? st : digest_with(&d->w, d->buf, len, flags, out);
+}
+
+lc_status lc_digest_of_text(const char *text, size_t len, unsigned flags, lc_digest *out) {
+    if (!out || (!text && len)) return LC_ERR_ARGUMENT;
+    lc_digester *d = lc_digester_new();
+    if (!d) return LC_ERR_NOMEM;
+    lc_status st = lc_digester_digest(d, text, len, flags, out);
+    lc_digester_free(d);
+    return st;
 }

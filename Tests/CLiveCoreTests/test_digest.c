@@ -495,11 +495,106 @@ static void random_values(lc_test *t) {
     free(all);
 }
 
+/* --- digests built from parts ------------------------------------------ */
+
+/* The digest of a jansson value built from its parts, as a tree of nodes
+ * would build it: leaves, members in jansson's order, priorities. */
+static lc_digest parts_digest(const json_t *v) {
+    lc_digest none = {0, 0};
+    switch (json_typeof(v)) {
+    case JSON_NULL: return none;
+    case JSON_TRUE: return lc_digest_bool(1);
+    case JSON_FALSE: return lc_digest_bool(0);
+    case JSON_INTEGER:
+    case JSON_REAL: return lc_digest_number(json_number_value(v));
+    case JSON_STRING: return lc_digest_string(json_string_value(v), json_string_length(v));
+    case JSON_ARRAY: {
+        lc_digest_members m = {0, 0, 0};
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            char key[24];
+            int n = snprintf(key, sizeof key, "%zu", i);
+            lc_digest_members_add(&m, key, (size_t)n, parts_digest(json_array_get(v, i)));
+        }
+        return lc_digest_object(&m);
+    }
+    case JSON_OBJECT: {
+        const json_t *p = json_object_get(v, ".priority"), *inner = json_object_get(v, ".value");
+        lc_digest priority = p ? parts_digest(p) : none;
+        if (inner) return lc_digest_with_priority(parts_digest(inner), priority);
+        lc_digest_members m = {0, 0, 0};
+        const char *k;
+        size_t klen;
+        json_t *member;
+        json_object_keylen_foreach((json_t *)v, k, klen, member) {
+            if (klen == 9 && !memcmp(k, ".priority", 9)) continue;
+            lc_digest_members_add(&m, k, klen, parts_digest(member));
+        }
+        return lc_digest_with_priority(lc_digest_object(&m), priority);
+    }
+    }
+    return none;
+}
+
+static void built_from_parts(lc_test *t) {
+    uint64_t seed = lc_test_seed() + 47, r = seed;
+    lc_digester *digester = lc_digester_new();
+    REQUIRE(t, digester != NULL);
+    for (int i = 0; i < 2000 && !t->failures; i++) {
+        sb a = {0}, b = {0};
+        gen(&r, 0, &a, &b);
+        lc_digest text, parts;
+        json_t *j = json_loads(a.p, JSON_DECODE_ANY, NULL);
+        REQUIRE(t, j != NULL, "seed %llu: %s", (unsigned long long)seed, a.p);
+        /* The text unpadded, as it lies in a larger buffer. */
+        CHECK(t, lc_digest_of_text(b.p, b.n, LC_DIGEST_PRIORITIES, &text) == LC_OK, "seed %llu: %s",
+              (unsigned long long)seed, b.p);
+        parts = parts_digest(j);
+        CHECK(t, same(text, parts), "value %d (seed %llu): %s: built from parts differs", i, (unsigned long long)seed,
+              a.p);
+        /* One digester for every text, the failing ones in between. */
+        lc_digest kept, bad;
+        CHECK(t, lc_digester_digest(digester, "[1,", 3, 0, &bad) != LC_OK);
+        CHECK(t, lc_digester_digest(digester, b.p, b.n, LC_DIGEST_PRIORITIES, &kept) == LC_OK && same(kept, text),
+              "value %d (seed %llu): %s: the digester differs", i, (unsigned long long)seed, b.p);
+        json_decref(j);
+        free(a.p);
+        free(b.p);
+    }
+    lc_digester_free(digester);
+}
+
+static void parts_bad_arguments(lc_test *t) {
+    lc_digest d = {1, 1};
+    CHECK(t, lc_digest_of_text(NULL, 3, 0, &d) == LC_ERR_ARGUMENT);
+    CHECK(t, lc_digest_of_text("1", 1, 0, NULL) == LC_ERR_ARGUMENT);
+    CHECK(t, lc_digest_of_text("{\"a\":", 5, 0, &d) != LC_OK);
+    CHECK(t, lc_digest_of_text("1 2", 3, 0, &d) != LC_OK);
+    CHECK(t, lc_digest_of_text("[1,", 3, 0, &d) != LC_OK);
+    CHECK(t, lc_digest_of_text("\"\\ud800\"", 8, 0, &d) != LC_OK); /* a lone surrogate, as jansson refuses it */
+    CHECK(t, lc_digest_of_text(" {\"b\":1, \"a\":2} ", 16, 0, &d) == LC_OK);
+    CHECK(t, lc_digest_of_text(NULL, 0, 0, &d) != LC_OK); /* no value at all */
+    CHECK(t, lc_digester_digest(NULL, "1", 1, 0, &d) == LC_ERR_ARGUMENT);
+    lc_digester_free(NULL);
+    lc_digest none = {0, 0};
+    lc_digest_members_add(NULL, "a", 1, lc_digest_bool(1));
+    lc_digest_members m = {0, 0, 0};
+    lc_digest_members_add(&m, NULL, 2, lc_digest_bool(1)); /* ignored */
+    lc_digest_members_add(&m, "a", 1, none);                /* absent: no member */
+    CHECK(t, same(lc_digest_object(&m), none));
+    CHECK(t, same(lc_digest_object(NULL), none));
+    CHECK(t, same(lc_digest_with_priority(none, lc_digest_number(1)), none));
+    CHECK(t, same(lc_digest_string(NULL, 5), lc_digest_string("", 0)));
+    CHECK(t, same(lc_digest_number(-0.0), lc_digest_number(0.0)));
+    CHECK(t, lc_digest_of_text("-0", 2, 0, &d) == LC_OK && same(d, lc_digest_number(0)));
+}
+
 const lc_test_case digest_tests[] = {
     {"digest_equal_spellings", equal_spellings},
     {"digest_different_values", different_values},
     {"digest_bad_arguments", bad_arguments},
     {"digest_nul_after_literals", nul_after_literals},
     {"digest_random_values", random_values},
+    {"digest_built_from_parts", built_from_parts},
+    {"digest_parts_bad_arguments", parts_bad_arguments},
     {NULL, NULL},
 };

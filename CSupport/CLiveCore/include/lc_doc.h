@@ -286,6 +286,55 @@ lc_status lc_doc_root_digest(const lc_doc *doc, unsigned flags, lc_digest *out);
 lc_status lc_json_digest(const json_t *value, unsigned flags, lc_digest *out);
 
 /**
+ * Digests built from their parts, for data held otherwise than as text (a
+ * tree of nodes): each equals what lc_digest_of_text gives the value the
+ * parts spell. A leaf: lc_digest_bool, lc_digest_number (-0 as 0) or
+ * lc_digest_string (the string's bytes, unescaped). An object: its members
+ * added in any order to a zeroed lc_digest_members (an absent value, {0, 0},
+ * is no member), then lc_digest_object (absent when no member was added). A
+ * node with a priority: lc_digest_with_priority (the value alone when either
+ * is absent), the priority's own digest being a leaf's.
+ * NULL members are ignored; a NULL key counts as the empty key when key_len
+ * is 0 and is ignored otherwise.
+ * - Complexity: O(1), or O(length) for a string or a key.
+ */
+lc_digest lc_digest_bool(int value);
+lc_digest lc_digest_number(double value);
+lc_digest lc_digest_string(const char *bytes, size_t len);
+
+/** An object's members added so far (zero it before the first). */
+typedef struct lc_digest_members {
+    uint64_t sum_high, sum_low, count;
+} lc_digest_members;
+
+void lc_digest_members_add(lc_digest_members *members, const char *key, size_t key_len, lc_digest value);
+lc_digest lc_digest_object(const lc_digest_members *members);
+lc_digest lc_digest_with_priority(lc_digest value, lc_digest priority);
+
+/**
+ * The digest of the value text[0..len) spells, checked first as JSON
+ * (what jansson's json_loadb accepts; keys are not checked against
+ * Firebase's rules); text need not be padded. LC_ERR_ARGUMENT if out is NULL
+ * or text is NULL with len > 0; LC_ERR_JSON_SYNTAX (or the scanner's
+ * status) when the text is not one JSON value; LC_ERR_NOMEM.
+ * - Complexity: O(len): a copy, the check and the walk.
+ */
+lc_status lc_digest_of_text(const char *text, size_t len, unsigned flags, lc_digest *out);
+
+/**
+ * A digester: the work space of lc_digest_of_text, kept from one text to
+ * the next so that digesting many small texts allocates nothing after the
+ * first. Used by one thread at a time; owned by the caller, who frees it
+ * with lc_digester_free (NULL is ignored). lc_digester_new returns NULL when
+ * memory runs out.
+ */
+typedef struct lc_digester lc_digester;
+lc_digester *lc_digester_new(void);
+void lc_digester_free(lc_digester *digester);
+/** lc_digest_of_text with digester's work space (LC_ERR_ARGUMENT for a NULL digester). */
+lc_status lc_digester_digest(lc_digester *digester, const char *text, size_t len, unsigned flags, lc_digest *out);
+
+/**
  * A stream event's payload, {"path": P, "data": D}: path is a NUL-terminated
  * copy of P, unescaped (owned), data the parsed D (owned). data keeps the
  * payload's bytes: its child texts and all error positions are relative to

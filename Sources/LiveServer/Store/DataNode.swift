@@ -78,7 +78,7 @@ package struct DataNode: Sendable {
     /// No value: what every absent location holds.
     package static let empty = DataNode(content: .empty)
 
-    private init(content: Content, priority: Priority? = nil) {
+    init(content: Content, priority: Priority? = nil) {
         self.content = content
         self.priority = priority
     }

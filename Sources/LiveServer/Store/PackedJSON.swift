@@ -74,6 +74,11 @@ struct PackedJSON: Sendable {
         return found
     }
 
+    /// Calls `body` with the text (valid only during the call).
+    func withText<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[Int(start)..<Int(end)])) }
+    }
+
     /// Appends the text to `out`.
     func write(to out: inout [UInt8]) {
         buffer.withUnsafeBufferPointer { out.append(contentsOf: $0[Int(start)..<Int(end)]) }

@@ -96,7 +96,9 @@ package struct Store: Sendable {
 
     /// An opaque tag of the value at `path`, for `X-Firebase-ETag` and
     /// conditional requests: it changes whenever the value there (or a
-    /// priority inside it) changes. An absent value is `"null_etag"`.
+    /// priority inside it) changes. It is the 32 hexadecimal digits of the
+    /// value's ``ValueDigest`` with priorities, which a client computes from
+    /// the same data (`Snapshot.digest()`). An absent value is `"null_etag"`.
     /// - Complexity: O(size of the value at `path`).
     package func etag(_ path: DatabasePath) -> String {
         Store.etag(of: get(path))
@@ -106,8 +108,7 @@ package struct Store: Sendable {
     /// - Complexity: O(size of the value).
     package static func etag(of node: DataNode) -> String {
         if node.isEmpty { return Store.nullETag }
-        let hex = String(node.digest, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return node.digest.description
     }
 
     /// The tag of an absent value.

@@ -79,6 +79,10 @@ struct SnapshotReaderTests {
                 }
                 continue
             }
+            // One digest: the server's ETag is the client's digest of the
+            // same text, priorities included.
+            let client = try Snapshot.parse(json: bytes)
+            #expect(Store.etag(of: body) == (body.isEmpty ? Store.nullETag : client.digest().description), "\(context)")
             // Followed by the zero bytes that let the core check it in place,
             // or by other bytes (then it is checked on a copy).
             for trailer in [[UInt8](repeating: 0, count: Snapshot.checkPadding), Array("}x".utf8)] {
