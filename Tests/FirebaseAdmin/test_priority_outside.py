@@ -24,8 +24,8 @@ import urllib.request
 
 from firebase_admin import db
 
-from firebase_order import child_value, key_rank, priority_of, priority_rank, value_rank, window
-from test_repl_outside import KEYS, REPL, SEED, apply_events, apply_stages, random_child, \
+from firebase_order import key_rank, priority_of, priority_rank, window
+from test_repl_outside import KEYS, REPL, SEED, Scenario, apply_events, apply_stages, grouped, random_child, \
     setUpModule, show_sections, write_batch  # noqa: F401 (setUpModule initialises firebase-admin)
 
 # Priorities of every kind a priority can be, numbers and strings mixed, with
@@ -51,10 +51,11 @@ def server_read(path, query=None):
         return json.loads(reply.read().decode("utf-8"))
 
 
-class PriorityScenario:
+class PriorityScenario(Scenario):
     """A query in priority order (bounds, limit, sections) and its window."""
 
     def __init__(self, rng):
+        self.order = "$priority"
         self.bounds = {}
         kind = rng.choice([None, "start", "end", "equal", "range"])
         if kind == "range":
@@ -64,17 +65,6 @@ class PriorityScenario:
             self.bounds = {kind: rng.choice(BOUNDS)}
         self.limit = (rng.choice(["first", "last"]), rng.randint(1, 6)) if rng.random() < 0.6 else None
         self.section = "g" if rng.random() < 0.5 else None
-
-    def options(self):
-        options = []  # priority order is the default: no --order-by
-        for name, value in self.bounds.items():
-            flag = {"start": "--start-at", "end": "--end-at", "equal": "--equal-to"}[name]
-            options.append(flag + "=" + json.dumps(value, ensure_ascii=False))
-        if self.limit:
-            options += ["--limit-" + self.limit[0], str(self.limit[1])]
-        if self.section:
-            options += ["--section-by", self.section]
-        return options
 
     def rest_query(self):
         query = {"orderBy": json.dumps("$priority")}
@@ -93,13 +83,7 @@ class PriorityScenario:
             limit[self.limit[0]] = self.limit[1]
         keys = sorted(window(export, "$priority", **bounds, **limit),
                       key=lambda k: (priority_rank(priority_of(export[k])), key_rank(k)))
-        if not self.section:
-            return keys, [keys]
-        groups = {}
-        for key in keys:
-            value = child_value(export[key], self.section) if isinstance(export[key], dict) else None
-            groups.setdefault(json.dumps(value, sort_keys=True), (value, []))[1].append(key)
-        return keys, [rows for _, rows in sorted(groups.values(), key=lambda g: value_rank(g[0]))]
+        return keys, grouped(keys, export, self.section)
 
 
 def write_priorities(ref, rng):

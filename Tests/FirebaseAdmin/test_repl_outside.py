@@ -189,7 +189,8 @@ class Scenario:
         return key_rank(v) if self.order == "$key" else value_rank(v)
 
     def options(self):
-        options = ["--order-by", self.order]
+        # Priority order is the default: no --order-by then.
+        options = [] if self.order == "$priority" else ["--order-by", self.order]
         for name, value in self.bounds.items():
             flag = {"start": "--start-at", "end": "--end-at", "equal": "--equal-to"}[name]
             options.append(flag + "=" + json.dumps(value, ensure_ascii=False))
@@ -214,14 +215,19 @@ class Scenario:
         chosen = set(self.query(ref).get() or {})
         data = ref.get() or {}
         keys = ordered(data, self.order, chosen)
-        if not self.section:
-            return keys, [keys]
-        groups = {}
-        for key in keys:
-            value = child_value(data[key], self.section) if isinstance(data[key], dict) else None
-            groups.setdefault(json.dumps(value, sort_keys=True), (value, []))[1].append(key)
-        sections = sorted(groups.values(), key=lambda g: value_rank(g[0]))
-        return keys, [rows for _, rows in sections]
+        return keys, grouped(keys, data, self.section)
+
+
+def grouped(keys, data, section):
+    """The keys in sections by their value at `section`, as `show` prints
+    them (one list without sections)."""
+    if not section:
+        return [keys]
+    groups = {}
+    for key in keys:
+        value = child_value(data[key], section) if isinstance(data[key], dict) else None
+        groups.setdefault(json.dumps(value, sort_keys=True), (value, []))[1].append(key)
+    return [rows for _, rows in sorted(groups.values(), key=lambda g: value_rank(g[0]))]
 
 
 def random_child(rng):
@@ -384,14 +390,7 @@ class REPLOutsideTests(unittest.TestCase):
             actual = value_rank(child_value(data[key], path) if isinstance(data[key], dict) else None)
             b = value_rank(bound)
             return {">=": actual >= b, "<": actual < b, "!=": actual != b, "==": actual == b}[op]
-        keys = [k for k in flat if meets(k)]
-        if not scenario.section:
-            return [keys]
-        groups = {}
-        for key in keys:
-            value = child_value(data[key], scenario.section) if isinstance(data[key], dict) else None
-            groups.setdefault(json.dumps(value, sort_keys=True), (value, []))[1].append(key)
-        return [rows for _, rows in sorted(groups.values(), key=lambda g: value_rank(g[0]))]
+        return grouped([k for k in flat if meets(k)], data, scenario.section)
 
     def test_random_writes_sync_then_show(self):
         rng = random.Random(SEED)
