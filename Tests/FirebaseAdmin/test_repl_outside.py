@@ -97,24 +97,30 @@ class REPL:
 
 def apply_events(keys, change):
     """Applies a change line's child events to a list of keys as Firebase
-    defines them: each prevKey names the child before it in the order after
-    the whole change. Removed and moved children leave; then the added and
-    moved ones are placed, each once the child it follows is in place (in
-    one change, a child may follow another that moves after it is added)."""
-    events = change["events"]
-    for event in events:
-        if event["type"] in ("child_removed", "child_added", "child_moved") and event["key"] in keys:
-            keys.remove(event["key"])
-    placing = [e for e in events if e["type"] in ("child_added", "child_moved")]
-    waiting = {e["key"] for e in placing}
-    while placing:
-        ready = next((e for e in placing if e["prevKey"] is None or e["prevKey"] not in waiting), None)
-        if ready is None:
-            raise AssertionError("the prevKeys of %s form a cycle" % placing)
-        placing.remove(ready)
-        waiting.discard(ready["key"])
-        prev = ready["prevKey"]
-        keys.insert(0 if prev is None else keys.index(prev) + 1, ready["key"])
+    defines them, one change at a time (a line holding several marks each
+    event with its "change"): each prevKey names the child before it in the
+    order after its whole change. Removed and moved children leave; then the
+    added and moved ones are placed, each once the child it follows is in
+    place (in one change, a child may follow another that moves after it is
+    added)."""
+    groups = {}
+    for event in change["events"]:
+        groups.setdefault(event.get("change", 0), []).append(event)
+    for number in sorted(groups):
+        events = groups[number]
+        for event in events:
+            if event["type"] in ("child_removed", "child_added", "child_moved") and event["key"] in keys:
+                keys.remove(event["key"])
+        placing = [e for e in events if e["type"] in ("child_added", "child_moved")]
+        waiting = {e["key"] for e in placing}
+        while placing:
+            ready = next((e for e in placing if e["prevKey"] is None or e["prevKey"] not in waiting), None)
+            if ready is None:
+                raise AssertionError("the prevKeys of %s form a cycle" % placing)
+            placing.remove(ready)
+            waiting.discard(ready["key"])
+            prev = ready["prevKey"]
+            keys.insert(0 if prev is None else keys.index(prev) + 1, ready["key"])
     return keys
 
 

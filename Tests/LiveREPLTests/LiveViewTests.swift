@@ -11,29 +11,31 @@ import Testing
 
 @Suite("live-repl shows changes while it waits for input")
 struct LiveViewTests {
-    /// Applies child events to a list of keys as Firebase defines them:
-    /// each `prevKey` names the child before it in the order after the whole
-    /// change. Removed and moved children leave; then the added and moved
-    /// ones are placed, each once the child it follows is in place (in one
-    /// change, a child may follow another that moves after it is added).
-    static func apply(_ events: [(type: String, key: String, prevKey: String?)], to keys: inout [String]) {
-        var placing: [(type: String, key: String, prevKey: String?)] = []
-        for event in events where event.type != "child_changed" {
-            keys.removeAll { $0 == event.key }
-            if event.type != "child_removed" { placing.append(event) }
+    /// Applies child events to a list of keys as Firebase defines them, one
+    /// change at a time: each `prevKey` names the child before it in the
+    /// order after its whole change. Removed and moved children leave; then
+    /// the added and moved ones are placed, each once the child it follows
+    /// is in place (in one change, a child may follow another that moves
+    /// after it is added).
+    static func apply(_ events: [ReplayedEvent], to keys: inout [String]) {
+        for change in Set(events.map(\.change)).sorted() {
+            var placing: [ReplayedEvent] = []
+            for event in events where event.change == change && event.type != "child_changed" {
+                keys.removeAll { $0 == event.key }
+                if event.type != "child_removed" { placing.append(event) }
+            }
+            var waiting = Set(placing.map(\.key))
+            while let i = placing.firstIndex(where: { $0.prevKey.map { !waiting.contains($0) } ?? true }) {
+                let event = placing.remove(at: i)
+                waiting.remove(event.key)
+                // A prevKey that is nowhere: the caller's comparison with `show` names it.
+                let at = event.prevKey.map { keys.firstIndex(of: $0).map { $0 + 1 } ?? keys.count } ?? 0
+                keys.insert(event.key, at: at)
+            }
         }
-        var waiting = Set(placing.map(\.key))
-        while let i = placing.firstIndex(where: { $0.prevKey.map { !waiting.contains($0) } ?? true }) {
-            let event = placing.remove(at: i)
-            waiting.remove(event.key)
-            let at = event.prevKey.flatMap { keys.firstIndex(of: $0).map { $0 + 1 } } ?? 0
-            keys.insert(event.key, at: at)
-        }
-        // A cycle of prevKeys leaves children unplaced: the caller's
-        // comparison with `show` names them.
     }
 
-    static func events(_ line: String) throws -> [(type: String, key: String, prevKey: String?)] {
+    static func events(_ line: String) throws -> [ReplayedEvent] {
         guard case .change(_, let events) = try REPLLine(line) else { throw REPLTestError("not a change: \(line)") }
         return events
     }

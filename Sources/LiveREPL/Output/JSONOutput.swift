@@ -39,11 +39,14 @@ public enum JSONOutput {
         var members: JSONObject = [
             "stages": .array(report.stages.map(stage)),
             "events": .array(report.events.map { event in
-                .object([
+                var members: JSONObject = [
                     "type": .string(event.type),
                     "key": .string(event.key.string),
                     "prevKey": event.previousKey.map { .string($0.string) } ?? .null,
-                ])
+                ]
+                // Marked only where a line holds several changes.
+                if report.changeCount > 1 { members["change"] = .number(Double(event.change)) }
+                return .object(members)
             }),
         ]
         if let prepended = report.prepended { members["prepended"] = .number(Double(prepended)) }

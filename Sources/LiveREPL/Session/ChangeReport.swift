@@ -30,15 +30,33 @@ public struct ReportedEvent: Sendable, Equatable {
     public let type: String
     /// The child's key.
     public let key: Key
-    /// The key of the child before it in the query's order once the
+    /// The key of the child before it in the query's order once its
     /// change is made (`prevKey`); nil for the first child and for a
     /// removal.
     public let previousKey: Key?
+    /// Which of the report's changes the event belongs to, counted from 0:
+    /// a report may hold several changes (messages the server sent close
+    /// together), and ``previousKey`` is relative to the order after the
+    /// event's own change.
+    public let change: Int
 
-    init(_ event: ChildEvent) {
+    init(_ event: ChildEvent, change: Int) {
         type = event.kind.rawValue
         key = event.key
         previousKey = event.previousKey
+        self.change = change
+    }
+
+    /// The same event, in a later change.
+    func inChange(_ change: Int) -> ReportedEvent {
+        ReportedEvent(type: type, key: key, previousKey: previousKey, change: change)
+    }
+
+    private init(type: String, key: Key, previousKey: Key?, change: Int) {
+        self.type = type
+        self.key = key
+        self.previousKey = previousKey
+        self.change = change
     }
 }
 
@@ -75,6 +93,17 @@ public struct ChangeReport: Sendable, Equatable {
 
     /// Whether the command changed nothing: no stage, no event, no write.
     public var isEmpty: Bool { stages.isEmpty && events.isEmpty && writes.isEmpty }
+
+    /// The number of changes the events belong to.
+    var changeCount: Int { events.last.map { $0.change + 1 } ?? 0 }
+
+    /// This report, then `later`'s stages, events (in changes after this
+    /// report's) and writes.
+    func followed(by later: ChangeReport) -> ChangeReport {
+        let offset = changeCount
+        return ChangeReport(stages: stages + later.stages, events: events + later.events.map { $0.inChange($0.change + offset) },
+                            writes: writes + later.writes, prepended: later.prepended ?? prepended)
+    }
 }
 
 enum SingleSectionStages {

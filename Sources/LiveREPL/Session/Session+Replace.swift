@@ -130,8 +130,7 @@ extension Session {
         let stages = try SnapshotStages.stages(from: before, to: after, contents: recorder.recordsContents) { key in
             oldDigests[key] != next.collection.model(for: key)?.digest
         }
-        recorder.set(ChangeReport(stages: earlier.stages + stages, events: earlier.events + taken.events,
-                                  writes: earlier.writes + taken.writes))
+        recorder.set(earlier.followed(by: ChangeReport(stages: stages, events: taken.events, writes: taken.writes)))
     }
 
     /// Changes the live collection's query: its stages and the new

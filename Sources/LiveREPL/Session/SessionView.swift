@@ -71,6 +71,8 @@ final class SessionView {
 @MainActor
 final class ChangeRecorder {
     private var report = ChangeReport()
+    /// The number, in ``report``, of the change whose events come now.
+    private var change = 0
     /// Cancels each observation (the closures keep the tokens alive).
     private var cancels: [() -> Void] = []
     /// Child events seen since the session started.
@@ -83,11 +85,16 @@ final class ChangeRecorder {
     func attach(to firebase: FirebaseCollection<REPLDataSource>, view: SessionView) {
         detach()
         let events = firebase.observeChildEvents { [unowned self] event in
-            report.events.append(ReportedEvent(event))
+            report.events.append(ReportedEvent(event, change: change))
             eventCount += 1
             onRecord?()
         }
         cancels.append { events.cancel() }
+        // Told once a change's events are all told: the next are another change's.
+        let values = firebase.observeValue { [unowned self] in
+            if report.changeCount > change { change += 1 }
+        }
+        cancels.append { values.cancel() }
         let writes = firebase.observeWrites { [unowned self] id, state in
             report.writes.append(ReportedWrite(id: id, state: state))
             onRecord?()
@@ -129,10 +136,16 @@ final class ChangeRecorder {
 
     /// What was gathered since the last call.
     func take() -> ChangeReport {
-        defer { report = ChangeReport() }
+        defer {
+            report = ChangeReport()
+            change = 0
+        }
         return report
     }
 
     /// Replaces what was gathered (a replaced collection reports a diff).
-    func set(_ new: ChangeReport) { report = new }
+    func set(_ new: ChangeReport) {
+        report = new
+        change = new.changeCount
+    }
 }

@@ -6,9 +6,18 @@ import LiveModel
 import LiveSections
 import Testing
 
+/// One child event of a `--json` line: `change` numbers the line's changes
+/// (0 when the line holds one).
+struct ReplayedEvent {
+    let type: String
+    let key: String
+    let prevKey: String?
+    var change = 0
+}
+
 /// One `--json` line, read back.
 enum REPLLine {
-    case change(stages: [(BatchStage, counts: [Int])], events: [(type: String, key: String, prevKey: String?)])
+    case change(stages: [(BatchStage, counts: [Int])], events: [ReplayedEvent])
     case show([(section: JSONValue, keys: [String])])
     case error(String)
     case text([String])
@@ -28,7 +37,8 @@ enum REPLLine {
         } else if case .array(let stages)? = members["stages"], case .array(let events)? = members["events"] {
             self = .change(stages: try stages.map(Self.stage), events: events.map { event in
                 let o = event.objectValue ?? [:]
-                return (o["type"]?.stringValue ?? "", o["key"]?.stringValue ?? "", o["prevKey"]?.stringValue)
+                return ReplayedEvent(type: o["type"]?.stringValue ?? "", key: o["key"]?.stringValue ?? "",
+                                     prevKey: o["prevKey"]?.stringValue, change: o["change"]?.intValue ?? 0)
             })
         } else {
             throw REPLTestError("unknown line: \(line)")
