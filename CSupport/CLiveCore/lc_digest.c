@@ -264,8 +264,10 @@ static dg walk_priority(walk *w) {
         const unsigned char *p = read_string(w, &n);
         return p ? string_digest(p, n) : none;
     }
-    dg v = walk_value(w); /* a number or null: the rules allow nothing else */
-    return v;
+    /* A number counts; anything else (which Firebase's rules refuse) is
+     * read past and counts for nothing, as the reference reads it. */
+    dg v = walk_value(w);
+    return c == '-' || (c >= '0' && c <= '9') ? v : none;
 }
 
 static dg walk_object(walk *w) {

@@ -586,6 +586,14 @@ static void parts_bad_arguments(lc_test *t) {
     CHECK(t, same(lc_digest_string(NULL, 5), lc_digest_string("", 0)));
     CHECK(t, same(lc_digest_number(-0.0), lc_digest_number(0.0)));
     CHECK(t, lc_digest_of_text("-0", 2, 0, &d) == LC_OK && same(d, lc_digest_number(0)));
+    /* A priority that is neither a number nor a string counts for nothing,
+     * whether the text is walked or (a key twice) read by jansson. */
+    lc_digest walked, reread, plain;
+    const char *a = "{\".priority\":true,\"a\":1}", *b = "{\".priority\":true,\"a\":0,\"a\":1}", *c = "{\"a\":1}";
+    CHECK(t, lc_digest_of_text(a, strlen(a), LC_DIGEST_PRIORITIES, &walked) == LC_OK);
+    CHECK(t, lc_digest_of_text(b, strlen(b), LC_DIGEST_PRIORITIES, &reread) == LC_OK);
+    CHECK(t, lc_digest_of_text(c, strlen(c), LC_DIGEST_PRIORITIES, &plain) == LC_OK);
+    CHECK(t, same(walked, reread) && same(walked, plain));
 }
 
 const lc_test_case digest_tests[] = {
