@@ -144,7 +144,9 @@ extension FirebaseCollection {
         let order = view.query.order
         let plan = ReplacementPlan.plan(view, shown: shown, accepts: shows(child:), reorders: collection.order != order)
         shownFilterVersion = filterVersion
-        collection.performBatch { applyReplacementPlan(plan, order: order, removingUnkept: shownChanged) }
+        collection.performBatch {
+            applyReplacementPlan(plan, order: order, removingUnkept: shownChanged, exhaustive: true)
+        }
         return events
     }
 }

@@ -101,7 +101,9 @@ extension FirebaseCollection {
         replacing = nil
         // A filter set meanwhile applies when the value is taken (finish).
         shownFilterVersion = version
-        collection.performBatch { applyReplacementPlan(prepared.plan, order: order, removingUnkept: false) }
+        collection.performBatch {
+            applyReplacementPlan(prepared.plan, order: order, removingUnkept: false, exhaustive: false)
+        }
         return .applied(events, observers: .zero)
     }
 
@@ -128,11 +130,15 @@ extension FirebaseCollection {
     /// Applies a replacement's plan to the collection (inside a batch): the
     /// rows not kept go (with `removingUnkept`, also rows shown since the
     /// plan's rows were taken), every row takes its sort value in `order`,
-    /// and the children that came or changed are received.
+    /// and the children that came or changed are received. A kept child the
+    /// collection lacks though its data is the same is received too: found
+    /// by counting when the collection holds only the plan's rows, by
+    /// looking at each kept child otherwise (`exhaustive`: rows may have
+    /// been added to the collection by the app, or be on their way).
     /// - Complexity: O(t log n) for the t rows that go or change, and
-    ///   O(n log n) when the order changes; O(n) more only when the counts
-    ///   show a kept row the collection lacks.
-    func applyReplacementPlan(_ plan: ReplacementPlan, order: QueryOrder, removingUnkept: Bool) {
+    ///   O(n log n) when the order changes; O(n) more when `exhaustive` or
+    ///   when the counts show a kept row the collection lacks.
+    func applyReplacementPlan(_ plan: ReplacementPlan, order: QueryOrder, removingUnkept: Bool, exhaustive: Bool) {
         for key in plan.removed { feed.receiveRemoval(of: key) }
         if removingUnkept {
             // Rows shown since (a write's child) that the query does not keep.
@@ -155,7 +161,7 @@ extension FirebaseCollection {
         // its preparation failed) shows in the counts: each kept child is
         // then looked at.
         let changedMissing = plan.changed.count { $0.key.map { collection.model(for: $0) == nil } ?? false }
-        guard collection.count + changedMissing != plan.kept.count else { return }
+        guard exhaustive || collection.count + changedMissing != plan.kept.count else { return }
         let changedKeys = Set(plan.changed.lazy.compactMap(\.key))
         for child in plan.kept {
             guard let key = child.key, !changedKeys.contains(key), collection.model(for: key) == nil,
