@@ -71,9 +71,14 @@ extension DatabaseQuery {
     /// query's bounds (the limit aside). An empty node is no child.
     /// - Complexity: O(d) for a sort value at a child path of depth d.
     package func bounds(admit key: Key, _ child: DataNode) -> Bool {
+        bounds(admit: key, child, in: QueryRange(self))
+    }
+
+    /// ``bounds(admit:_:)`` with the query's range made once, for many children.
+    func bounds(admit key: Key, _ child: DataNode, in range: QueryRange) -> Bool {
         if child.isEmpty { return false }
-        if start == nil && end == nil { return true }
-        return QueryRange(self).contains(sortValue(of: child), key)
+        if range.isUnbounded { return true }
+        return range.contains(sortValue(of: child), key)
     }
 
     /// The window as the database answers a query: an object of the
@@ -103,7 +108,8 @@ extension DatabaseQuery {
     func members(of node: DataNode) -> [(key: Key, node: DataNode)] {
         if limit != nil { return window(of: node) }
         if start == nil && end == nil { return node.children.map { ($0.key, $0.value) } }
-        return node.children.compactMap { bounds(admit: $0.key, $0.value) ? ($0.key, $0.value) : nil }
+        let range = QueryRange(self)
+        return node.children.compactMap { bounds(admit: $0.key, $0.value, in: range) ? ($0.key, $0.value) : nil }
     }
 
     /// The JSON of a window ``window(of:)`` returned.

@@ -17,6 +17,8 @@ import LiveModel
 /// once installed.
 final class ListenerWindow {
     let query: DatabaseQuery
+    /// The query's bounds, ready to test children against.
+    private let range: QueryRange
     /// The children in the window, by key.
     private(set) var members: [Key: DataNode] = [:]
     /// Every child within the bounds, in query order; nil without a limit.
@@ -28,6 +30,7 @@ final class ListenerWindow {
     ///   O(n log n) for the n children within the bounds.
     init(_ query: DatabaseQuery, of node: DataNode) {
         self.query = query
+        range = QueryRange(query)
         members = window(of: node)
     }
 
@@ -82,7 +85,7 @@ final class ListenerWindow {
             for child in query.members(of: node) { next[child.key] = child.node }
         } else {
             let index = CoreIndex()
-            for (key, child) in node.children where query.bounds(admit: key, child) {
+            for (key, child) in node.children where query.bounds(admit: key, child, in: range) {
                 _ = index.upsert(key, query.sortValue(of: child))
             }
             self.index = index
@@ -120,7 +123,7 @@ final class ListenerWindow {
         positions.reserveCapacity(touched.count)
         for key in touched {
             let child = parent.child(key)
-            if query.bounds(admit: key, child) {
+            if query.bounds(admit: key, child, in: range) {
                 positions.append(index.upsert(key, query.sortValue(of: child)).new)
             } else {
                 _ = index.remove(key)
@@ -163,7 +166,7 @@ final class ListenerWindow {
         var changes: [Change] = []
         for key in touched {
             let child = parent.child(key)
-            let next = query.bounds(admit: key, child) ? child : nil
+            let next = query.bounds(admit: key, child, in: range) ? child : nil
             guard next != members[key] else { continue }
             members[key] = next
             changes.append((key, next))
