@@ -31,8 +31,11 @@ import Testing
             #expect(await recorder.waitFor("put /a null"))
             await stream.stop()
             #expect(await recorder.waitFor("ended"))
-            #expect(recorder.summaries == ["connected", #"put / {"a":1}"#, #"put /b {"t":"x"}"#, #"patch / b/t="y",c=3"#,
-                                           "put /a null", "ended"])
+            // A first attempt that a loaded machine kept waiting past the
+            // keep-alive timeout is tried again: what counts is what follows.
+            #expect(Array(recorder.summaries.drop { $0.hasPrefix("disconnected:") })
+                    == ["connected", #"put / {"a":1}"#, #"put /b {"t":"x"}"#, #"patch / b/t="y",c=3"#, "put /a null", "ended"],
+                    "\(recorder.summaries)")
             #expect(await eventually { server.listeners().isEmpty })
         }
     }
