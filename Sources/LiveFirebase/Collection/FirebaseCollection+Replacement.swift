@@ -160,8 +160,10 @@ extension FirebaseCollection {
         // lacks though its data is the same (refused by an older filter, or
         // its preparation failed) shows in the counts: each kept child is
         // then looked at.
-        let changedMissing = plan.changed.count { $0.key.map { collection.model(for: $0) == nil } ?? false }
-        guard exhaustive || collection.count + changedMissing != plan.kept.count else { return }
+        if !exhaustive {
+            let changedMissing = plan.changed.count { $0.key.map { collection.model(for: $0) == nil } ?? false }
+            guard collection.count + changedMissing != plan.kept.count else { return }
+        }
         let changedKeys = Set(plan.changed.lazy.compactMap(\.key))
         for child in plan.kept {
             guard let key = child.key, !changedKeys.contains(key), collection.model(for: key) == nil,

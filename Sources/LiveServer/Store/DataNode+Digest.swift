@@ -10,26 +10,28 @@ extension DataNode {
     /// the text it was read from is digested from that text by the core.
     /// - Complexity: O(size of the node).
     var digest: ValueDigest {
-        // Without memory for the digester's work space, nothing else works either.
-        guard let digester = ValueDigester() else { fatalError("LiveServer: out of memory digesting a value") }
-        return digest(using: digester)
+        var digester: ValueDigester?
+        return digest(using: &digester)
     }
 
-    private func digest(using digester: ValueDigester) -> ValueDigest {
+    /// The digest, reading texts with `digester`, made at the first text.
+    private func digest(using digester: inout ValueDigester?) -> ValueDigest {
         switch content {
         case .empty: return .absent
         case .prioritized(let value, let priority):
-            return DataNode(content: value).digest(using: digester).prioritized(by: priority)
+            return DataNode(content: value).digest(using: &digester).prioritized(by: priority)
         case .leaf(let value): return .primitive(value)
         case .packed(let packed):
-            // Validated when it was read: only memory can fail.
-            guard let digest = packed.withText({ digester.digest(of: $0) }) else {
+            if digester == nil { digester = ValueDigester() }
+            // Validated when it was read: only memory can fail (as it can
+            // for the digester's work space).
+            guard let digest = digester.flatMap({ d in packed.withText { d.digest(of: $0) } }) else {
                 fatalError("LiveServer: out of memory digesting a value")
             }
             return digest
         case .children(let children):
             var members = ValueDigest.Members()
-            for (key, child) in children { members.add(key, child.digest(using: digester)) }
+            for (key, child) in children { members.add(key, child.digest(using: &digester)) }
             return members.object
         }
     }
