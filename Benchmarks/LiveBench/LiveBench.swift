@@ -205,6 +205,18 @@ struct LiveBench: AsyncParsableCommand {
                       unit: "ms", target: "< 5 ms")
             }
         }
+        // 100 streams at 100 locations: each write concerns one of them.
+        var spreadRates: [Double] = []
+        var spreadPaced: [ServerBenchmark.Figures] = []
+        for _ in 0..<repeats {
+            spreadRates.append(try await ServerBenchmark.run(writes: writes, listeners: 100, spread: true).writesPerSecond)
+            spreadPaced.append(try await ServerBenchmark.run(writes: 2_000, listeners: 100, connections: 1, depth: 1,
+                                                             spread: true))
+        }
+        r.add("writes per second, 100 listeners at 100 locations (a write concerns one)", Timing.median(spreadRates),
+              unit: "w/s", against: ("no listeners", baseline))
+        r.add("  write-to-event latency: p99", Timing.median(spreadPaced.map(\.p99Latency)) * 1e3, unit: "ms",
+              target: "<= 5 ms")
         r.print()
         try await runServerWindow()
     }
@@ -226,6 +238,24 @@ struct LiveBench: AsyncParsableCommand {
         r.add("write latency median, no listeners", baseline, unit: "ms")
         r.add("write latency median, 10 listeners score limitToLast=10", Timing.median(ten) * 1e3, unit: "ms",
               against: ("no listeners", baseline), target: "<= 2x")
+        r.print()
+        try await runListenerOpen(children: children)
+    }
+
+    /// Opening 100 identical limited query streams, one after the other:
+    /// the first reads the location; the others join its window.
+    private func runListenerOpen(children: Int) async throws {
+        var r = Report(title: "LiveServer: 100 streams opened one after the other on orderBy=\"score\"&limitToLast=10 at \(children) children")
+        var first: [ServerBenchmark.OpenFigures] = []
+        for _ in 0..<repeats { first.append(try await ServerBenchmark.openLimitedStreams(children: children, streams: 100)) }
+        let firstCPU = Timing.median(first.map { $0.cpu[0] }) * 1e3
+        r.add("the first stream: process CPU (server and reader)", firstCPU, unit: "ms")
+        r.add("  time to its first put", Timing.median(first.map { $0.wall[0] }) * 1e3, unit: "ms")
+        let late = first.map { Timing.median(Array($0.cpu[90...])) }
+        r.add("streams 91-100, each: process CPU (median)", Timing.median(late) * 1e3, unit: "ms",
+              against: ("the first", firstCPU), target: "<= 1 ms")
+        r.add("  time to its first put (median)", Timing.median(first.map { Timing.median(Array($0.wall[90...])) }) * 1e3,
+              unit: "ms")
         r.print()
     }
 

@@ -16,17 +16,22 @@ enum ServerBenchmark {
     /// connections (`depth` requests in flight on each), with `listeners`
     /// streams on the written location, each read by one poll loop. The
     /// written value is the send time, so every event carries its latency.
-    static func run(writes: Int, listeners: Int, connections: Int = 4, depth: Int = 16) async throws -> Figures {
+    ///
+    /// With `spread`, stream i listens at `/s/i` instead, and each write
+    /// lands below one of them: a write concerns one stream of the many.
+    static func run(writes: Int, listeners: Int, connections: Int = 4, depth: Int = 16,
+                    spread: Bool = false) async throws -> Figures {
         let server = try await LiveServer.start()
         defer { Task { try? await server.shutdown() } }
         let origin = DispatchTime.now().uptimeNanoseconds
         let now: @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds - origin }
 
         let streams = try (0..<listeners).map { _ in try BenchSocket(port: server.port) }
-        for stream in streams {
-            try stream.send("GET /w.json HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+        for (i, stream) in streams.enumerated() {
+            let location = spread ? "/s/\(i)" : "/w"
+            try stream.send("GET \(location).json HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
         }
-        let reader = StreamReader(streams, expected: writes * listeners, clock: now)
+        let reader = StreamReader(streams, expected: spread ? writes : writes * listeners, clock: now)
         let readerThread = Thread { reader.run() }
         readerThread.start()
         try await Task.sleep(for: .milliseconds(300)) // the first puts arrive
@@ -41,7 +46,8 @@ enum ServerBenchmark {
                 defer { group.leave() }
                 do {
                     try BenchSocket(port: server.port).pipeline(count: share, depth: depth) { i in
-                        BenchSocket.request("PUT", "/w/\(c)-\(i % 64).json", body: String(now()))
+                        let target = spread ? "/s/\((c + i * connections) % listeners)/v" : "/w/\(c)-\(i % 64)"
+                        return BenchSocket.request("PUT", target + ".json", body: String(now()))
                     }
                 } catch {
                     failures.add(1)

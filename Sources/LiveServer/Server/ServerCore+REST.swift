@@ -44,8 +44,10 @@ extension ServerCore {
                 throw ServerCore.permissionDenied
             }
             let node = store.get(target.path)
+            // A limited query some streams listen to is answered from their window.
+            let window = query.flatMap { $0.limit != nil ? listeners.window(at: target.path, $0)?.ordered() : nil }
             lock.unlock()
-            return Self.read(node, query: query, options: options, headers: request.headers)
+            return Self.read(node, query: query, window: window, options: options, headers: request.headers)
         case "PUT", "PATCH", "POST", "DELETE":
             // Read before the lock: a large body holds up no one else.
             let json = try Self.readBody(method, request, at: target.path)
@@ -108,7 +110,10 @@ extension ServerCore {
     }
 
     /// The response to a read of `node`. Needs no lock: `node` is a value.
-    private static func read(_ node: DataNode, query: DatabaseQuery?, options: RequestOptions, headers: HTTPHeaders) -> RESTResponse {
+    /// - Parameter window: The query's window over `node`, when streams
+    ///   keep it (see ``ListenerRegistry``); else the window is computed.
+    private static func read(_ node: DataNode, query: DatabaseQuery?, window: [(key: Key, node: DataNode)]?,
+                             options: RequestOptions, headers: HTTPHeaders) -> RESTResponse {
         let wantsTag = headers.first(name: "x-firebase-etag") == "true"
         let wanted = headers.first(name: "if-none-match")
         let etag = wantsTag || wanted != nil ? Store.etag(of: node) : ""
@@ -120,6 +125,8 @@ extension ServerCore {
             response = RESTResponse(status: .noContent)
         } else if options.shallow {
             response = .json(node.shallowJSON())
+        } else if let window {
+            response = .json(text: JSONTextChunks(members: window, export: options.export))
         } else if let query {
             response = .json(text: query.text(of: node, export: options.export))
         } else {

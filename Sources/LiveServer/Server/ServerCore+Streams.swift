@@ -40,20 +40,24 @@ extension ServerCore {
             return .refused(.error(error))
         }
         let token = request.token(target.parameters)
+        // A query that keeps every child (an order alone) streams what the
+        // location does: the same values, with no window to keep.
+        let filtering = query.flatMap { $0.filters ? $0 : nil }
         return lock.withLock {
             guard isAuthorized(token) else { return .refused(.error(ServerCore.permissionDenied)) }
             for case .redirect(let port) in globalFaults { return .redirect(port: port) }
-            let listener = Listener(id: nextListenerID, channel: channel, path: target.path, query: query,
-                                    export: options.export, token: token, limit: configuration.listenerBufferLimit)
+            let listener = Listener(id: nextListenerID, channel: channel, path: target.path, query: filtering,
+                                    ordered: query != nil, export: options.export, token: token,
+                                    limit: configuration.listenerBufferLimit)
             nextListenerID += 1
             listener.faults = globalFaults
-            listeners[listener.id] = listener
+            listeners.add(listener)
             let node = store.get(target.path)
             let export = options.export
+            let shared = filtering.flatMap { listeners.window(at: target.path, $0) }
             guard listener.faults.isEmpty else {
-                if let query {
-                    let window = ListenerWindow(query, of: node)
-                    listener.window = window
+                if let filtering {
+                    let window = listeners.attach(listener, preparing: ListenerWindow(filtering, of: node))
                     listener.send(.put(.root) { window.write(to: &$0, export: export) })
                 } else {
                     listener.send(.put(.root) { node.write(to: &$0, export: export) })
@@ -61,8 +65,12 @@ extension ServerCore {
                 return .started(listener)
             }
             listener.startPreparing()
-            if let query {
-                prepareWindow(listener, query, from: node, export: export, attempt: 1)
+            if shared != nil {
+                // Another stream keeps this window up to date: no read of the location.
+                let window = listeners.attach(listener, preparing: ListenerWindow(filtering!, of: node))
+                listener.deliverFirst(window.firstPut(export: export))
+            } else if let filtering {
+                prepareWindow(listener, filtering, from: node, export: export, attempt: 1)
             } else {
                 DispatchQueue.global(qos: .userInitiated).async { [self] in
                     let (prefix, suffix) = FramedEvent.putFrame(.root)
@@ -79,25 +87,33 @@ extension ServerCore {
     /// then installs it and sends it, unless a write touched the location
     /// meanwhile: then it starts again from the value as it is now. After a
     /// few tries under a steady stream of writes, the window is computed
-    /// under the lock, as writes at or above the location rebuild it.
+    /// under the lock, as writes at or above the location rebuild it. When
+    /// another stream with the same query there installed its window
+    /// meanwhile, the two share that one (both are the window over the
+    /// location as it is now).
     private func prepareWindow(_ listener: Listener, _ query: DatabaseQuery, from node: DataNode, export: Bool, attempt: Int) {
         DispatchQueue.global(qos: .userInitiated).async { [self] in
             let window = ListenerWindow(query, of: node)
             let first = window.firstPut(export: export)
             lock.withLock {
+                guard listeners[listener.id] != nil else { return }  // closed meanwhile
                 guard listener.touchedWhilePreparing else {
-                    listener.window = window
+                    listeners.attach(listener, preparing: window)
                     listener.deliverFirst(first)
                     return
                 }
                 listener.touchedWhilePreparing = false
+                if let shared = listeners.window(at: listener.path, query) {
+                    listeners.attach(listener, preparing: shared)
+                    listener.deliverFirst(shared.firstPut(export: export))
+                    return
+                }
                 let current = store.get(listener.path)
                 guard attempt >= 3 else {
                     prepareWindow(listener, query, from: current, export: export, attempt: attempt + 1)
                     return
                 }
-                let window = ListenerWindow(query, of: current)
-                listener.window = window
+                let window = listeners.attach(listener, preparing: ListenerWindow(query, of: current))
                 listener.deliverFirst(window.firstPut(export: export))
             }
         }
@@ -105,30 +121,45 @@ extension ServerCore {
 
     /// Forgets a stream whose connection closed.
     func closeStream(_ id: Int) {
-        lock.withLock { _ = listeners.removeValue(forKey: id) }
+        lock.withLock { _ = listeners.remove(id) }
     }
 
-    /// Tells every listener the events `mutation` causes for it. Under `lock`.
+    /// Tells every stream `mutation` concerns the events it causes for it,
+    /// in the order the streams were added. Under `lock`.
+    ///
+    /// Streams at one location in one format, without a window, get the
+    /// same events, made once; a window shared by several streams takes the
+    /// mutation in once, and its events are made once per format.
+    /// - Complexity: O(w · d + c log c) to find the c streams concerned (see
+    ///   ``ListenerRegistry/concerned(by:)``), plus the events made.
     func publish(_ mutation: Mutation) {
         guard !listeners.isEmpty else { return }
-        // Listeners without a query at one location, in one format, get the same events.
-        var shared: [DatabasePath: [Bool: [FramedEvent]]] = [:]
-        for listener in listeners.values {
+        var plain: [DatabasePath: [Bool: [FramedEvent]]] = [:]
+        var changes: [ObjectIdentifier: [ListenerWindow.Change]] = [:]
+        var windowed: [ObjectIdentifier: [Bool: [FramedEvent]]] = [:]
+        for listener in listeners.concerned(by: mutation) {
             let events: [FramedEvent]
             if listener.query != nil {
-                guard StreamPlanner.touches(mutation, listener.path) else { continue }
                 guard let window = listener.window, !listener.isPreparing else {
                     // Its window is computed again from the new value.
                     listener.touchedWhilePreparing = true
                     continue
                 }
-                events = StreamPlanner.queryEvents(for: mutation, at: listener.path, in: store, export: listener.export,
-                                                   window: window)
-            } else if let known = shared[listener.path]?[listener.export] {
+                let id = ObjectIdentifier(window)
+                if let known = windowed[id]?[listener.export] {
+                    events = known
+                } else {
+                    let told = changes[id] ?? StreamPlanner.windowChanges(for: mutation, at: listener.path, in: store,
+                                                                          window: window)
+                    changes[id] = told
+                    events = StreamPlanner.events(telling: told, export: listener.export)
+                    windowed[id, default: [:]][listener.export] = events
+                }
+            } else if let known = plain[listener.path]?[listener.export] {
                 events = known
             } else {
                 events = StreamPlanner.events(for: mutation, at: listener.path, in: store, export: listener.export)
-                shared[listener.path, default: [:]][listener.export] = events
+                plain[listener.path, default: [:]][listener.export] = events
             }
             for event in events { listener.send(event) }
         }

@@ -28,7 +28,7 @@ final class ServerCore: @unchecked Sendable {
     var store: Store
     var pushIDs = PushIDGenerator()
     let journal: Journal?
-    var listeners: [Int: Listener] = [:]
+    var listeners = ListenerRegistry()
     var nextListenerID = 1
     var tokens: Set<String>?
     /// Tokens refused even in open mode (revoked, or whose access ended).
@@ -109,9 +109,9 @@ final class ServerCore: @unchecked Sendable {
         lock.withLock {
             tokens?.remove(token)
             refused.insert(token)
-            for (id, listener) in listeners where listener.token == token {
+            for listener in listeners.inOrder where listener.token == token {
                 listener.sendControl(event, thenClose: true)
-                listeners[id] = nil
+                listeners.remove(listener.id)
             }
         }
     }
@@ -119,7 +119,7 @@ final class ServerCore: @unchecked Sendable {
     func setFaults(_ faults: [StreamFault]) {
         lock.withLock {
             globalFaults = faults
-            for listener in listeners.values { listener.faults = faults }
+            for listener in listeners.byID.values { listener.faults = faults }
         }
     }
 
@@ -133,14 +133,14 @@ final class ServerCore: @unchecked Sendable {
 
     func listenerInfos() -> [ListenerInfo] {
         lock.withLock {
-            listeners.values.sorted { $0.id < $1.id }.map {
-                ListenerInfo(id: $0.id, path: $0.path.description, hasQuery: $0.query != nil, eventsSent: $0.eventsSent)
+            listeners.inOrder.map {
+                ListenerInfo(id: $0.id, path: $0.path.description, hasQuery: $0.isOrdered, eventsSent: $0.eventsSent)
             }
         }
     }
 
     func sendKeepAlives() {
-        lock.withLock { for listener in listeners.values { listener.sendControl(.keepAlive) } }
+        lock.withLock { for listener in listeners.byID.values { listener.sendControl(.keepAlive) } }
     }
 
     /// Writes the data as it is now (a value: taking it is O(1)) as the

@@ -67,6 +67,10 @@ extension DatabaseQuery {
         return heap.unordered.sorted()
     }
 
+    /// Whether the query keeps some children out: it has a limit or bounds.
+    /// A query without either (an order alone) selects every child.
+    var filters: Bool { limit != nil || start != nil || end != nil }
+
     /// Whether the child `key` with the value `child` lies within the
     /// query's bounds (the limit aside). An empty node is no child.
     /// - Complexity: O(d) for a sort value at a child path of depth d.
@@ -96,7 +100,7 @@ extension DatabaseQuery {
     /// the children).
     /// - Complexity: as ``json(of:export:)``, spread over the chunks.
     func text(of node: DataNode, export: Bool) -> JSONTextChunks {
-        guard limit != nil || start != nil || end != nil else { return JSONTextChunks(members: node.children, export: export) }
+        guard filters else { return JSONTextChunks(members: node.children, export: export) }
         return JSONTextChunks(members: members(of: node), export: export)
     }
 

@@ -57,6 +57,25 @@ final class ListenerWindow {
         return JSONTextChunks(members: members, export: export, prefix: prefix, suffix: suffix)
     }
 
+    /// The window in query order, as ``DatabaseQuery/window(of:)`` finds
+    /// it, when the window keeps an ordered index (under a limit); nil
+    /// otherwise.
+    /// - Complexity: O(log n + k) for a window of k children among n
+    ///   within the bounds.
+    func ordered() -> [(key: Key, node: DataNode)]? {
+        guard let index else { return nil }
+        let window = range(count: index.count)
+        var result: [(key: Key, node: DataNode)] = []
+        result.reserveCapacity(window.count)
+        guard !window.isEmpty else { return result }
+        index.forEachID(from: window.lowerBound) { id in
+            let key = index.key(of: id)
+            if let node = members[key] { result.append((key, node)) }
+            return result.count < window.count
+        }
+        return result
+    }
+
     /// What changed for the listener, as `(key, new value)` with nil for a
     /// child that left the window.
     typealias Change = (key: Key, node: DataNode?)

@@ -43,22 +43,26 @@ enum StreamPlanner {
         mutation.writes.contains { $0.path.starts(with: location) || location.starts(with: $0.path) }
     }
 
-    /// Events for a listener with a query: the children that left the
-    /// window (as null), entered it or changed in it, as `window` takes in
-    /// the mutation.
+    /// What `mutation` changes in a query's window: the children that left
+    /// it (as nil), entered it or changed in it, as `window` takes in the
+    /// mutation. Call once per mutation for each window.
     /// - Complexity: when every write lies below the location, that of
     ///   ``ListenerWindow/update(_:in:)``: O(t log n) for t children touched
     ///   and n within the bounds; otherwise that of
-    ///   ``ListenerWindow/reset(to:)``. Plus rendering the values sent.
-    static func queryEvents(for mutation: Mutation, at location: DatabasePath, in store: Store,
-                            export: Bool, window: ListenerWindow) -> [FramedEvent] {
+    ///   ``ListenerWindow/reset(to:)``.
+    static func windowChanges(for mutation: Mutation, at location: DatabasePath, in store: Store,
+                              window: ListenerWindow) -> [ListenerWindow.Change] {
         let parent = store.get(location)
-        let changes: [ListenerWindow.Change]
         if let touched = touchedChildren(mutation, below: location) {
-            changes = window.update(touched, in: parent)
-        } else {
-            changes = window.reset(to: parent)
+            return window.update(touched, in: parent)
         }
+        return window.reset(to: parent)
+    }
+
+    /// The events that tell a query listener `changes`: one `put` for one
+    /// child, else one `patch` at `/`.
+    /// - Complexity: rendering the values sent.
+    static func events(telling changes: [ListenerWindow.Change], export: Bool) -> [FramedEvent] {
         if changes.isEmpty { return [] }
         if changes.count == 1 {
             let node = changes[0].node ?? .empty

@@ -32,8 +32,8 @@ struct ListenerWindowTests {
             for step in 0..<60 {
                 let (mutation, label) = try Self.randomWrite(&draw, &store)
                 kinds.insert(String(label.prefix { $0 != " " }))
-                let events = StreamPlanner.queryEvents(for: mutation, at: Self.location, in: store,
-                                                       export: true, window: window)
+                let changes = StreamPlanner.windowChanges(for: mutation, at: Self.location, in: store, window: window)
+                let events = StreamPlanner.events(telling: changes, export: true)
                 let before = mirror
                 try StreamPlannerTests.apply(events, to: &mirror)
                 if mirror != before { changed += 1 }
@@ -45,6 +45,7 @@ struct ListenerWindowTests {
                 #expect(Set(window.members.keys) == Set(expected.map(\.key)), "\(context)")
                 for child in expected { #expect(window.members[child.key] == child.node, "\(context): \(child.key)") }
                 #expect(mirror == window.members, "\(context): events \(events.map(\.data))")
+                #expect(window.ordered()?.map(\.key) == expected.map(\.key), "\(context): in order")
                 checked += 1
             }
         }

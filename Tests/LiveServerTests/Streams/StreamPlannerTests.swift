@@ -23,8 +23,8 @@ struct StreamPlannerTests {
             var mirror = window.members
             for step in 0..<40 {
                 let (mutation, label) = try Self.randomMutation(&draw, &store)
-                let events = StreamPlanner.queryEvents(for: mutation, at: Self.location, in: store,
-                                                       export: true, window: window)
+                let changes = StreamPlanner.windowChanges(for: mutation, at: Self.location, in: store, window: window)
+                let events = StreamPlanner.events(telling: changes, export: true)
                 try Self.apply(events, to: &mirror)
                 let expected = query.window(of: store.get(Self.location))
                 let context = "seed \(seed), round \(round), step \(step): \(spec), \(label)"
