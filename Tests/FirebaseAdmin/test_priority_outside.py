@@ -87,11 +87,10 @@ class PriorityScenario(Scenario):
 
 
 def write_priorities(ref, rng):
-    """One to four writes that set, change or drop priorities. (live-server
-    takes a priority with its value, in the export format, not yet written
-    alone at a `.priority` path.)"""
+    """One to four writes that set, change or drop priorities: with the
+    value, in the export format, or alone, at a child's `.priority` path."""
     for _ in range(rng.randint(1, 4)):
-        kind = rng.choice(["set", "priority", "update", "plain"])
+        kind = rng.choice(["set", "priority", "alone", "update", "plain"])
         key = rng.choice(KEYS)
         if kind == "set":  # a whole child with a priority
             ref.child(key).set(with_priority(random_child(rng), rng.choice(PRIORITIES)))
@@ -102,6 +101,9 @@ def write_priorities(ref, rng):
             elif isinstance(child, dict):
                 child = {name: value for name, value in child.items() if name != ".priority"}
             ref.child(key).set(with_priority(child if child is not None else random_child(rng), rng.choice(BOUNDS)))
+        elif kind == "alone":  # priorities alone, as setPriority writes them (an absent child gets none)
+            ref.update({name + "/.priority": rng.choice(BOUNDS + [None])
+                        for name in rng.sample(KEYS, rng.randint(1, 3))})
         elif kind == "update":  # several children, each with its priority
             ref.update({name: with_priority(random_child(rng), rng.choice(PRIORITIES))
                         for name in rng.sample(KEYS, rng.randint(2, 4))})

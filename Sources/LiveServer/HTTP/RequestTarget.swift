@@ -6,6 +6,9 @@ import LiveModel
 struct RequestTarget: Sendable {
     /// The database location (percent-decoded, validated).
     let path: DatabasePath
+    /// Whether the URI names the priority of the node at ``path``
+    /// (`/a/b/.priority.json`) rather than the node.
+    let isPriority: Bool
     /// The query parameters, percent-decoded (`+` is a space); the last of
     /// repeated names wins.
     let parameters: [String: String]
@@ -25,7 +28,9 @@ struct RequestTarget: Sendable {
             throw .badRequest("Invalid path: bad percent-encoding in \(Self.shown(rawPath)).")
         }
         do {
-            path = try DatabasePath(decoded)
+            let named = try NamedLocation(decoded)
+            path = named.path
+            isPriority = named.isPriority
         } catch {
             throw .badRequest("Invalid path: \(error.description)")
         }

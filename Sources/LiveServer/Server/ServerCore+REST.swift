@@ -34,6 +34,24 @@ extension ServerCore {
             throw .badRequest("Mixing 'shallow' and querying parameters is not supported.")
         }
         let token = request.token(parameters)
+        if target.isPriority {
+            guard query == nil, !options.shallow else {
+                throw .badRequest("Querying parameters are not supported on a priority (.priority).")
+            }
+            guard ["GET", "HEAD", "PUT", "DELETE"].contains(method) else {
+                throw StoreError(status: 405, message: "A priority (.priority) is read with GET, set with PUT and removed with DELETE (got \(RequestTarget.shown(method))).")
+            }
+        }
+        if target.isPriority && (method == "GET" || method == "HEAD") {
+            lock.lock()
+            guard isAuthorized(token) else {
+                lock.unlock()
+                throw ServerCore.permissionDenied
+            }
+            let priority = store.get(target.path).priority
+            lock.unlock()
+            return options.silent ? RESTResponse(status: .noContent) : .json(priority?.jsonValue ?? .null)
+        }
         switch method {
         case "GET", "HEAD":
             // The value is taken under the lock (a copy-on-write reference);
@@ -50,10 +68,14 @@ extension ServerCore {
             return Self.read(node, query: query, window: window, options: options, headers: request.headers)
         case "PUT", "PATCH", "POST", "DELETE":
             // Read before the lock: a large body holds up no one else.
-            let json = try Self.readBody(method, request, at: target.path)
+            let json = target.isPriority ? try Self.readPriority(method, request)
+                                         : try Self.readBody(method, request, at: target.path)
             lock.lock()
             defer { lock.unlock() }
             guard isAuthorized(token) else { throw ServerCore.permissionDenied }
+            if target.isPriority {
+                return try write("PRIORITY", at: target.path, json: json, options: options, headers: request.headers)
+            }
             return try write(method, at: target.path, json: json, options: options, headers: request.headers)
         default:
             let authorized = lock.withLock { isAuthorized(token) }
@@ -109,6 +131,16 @@ extension ServerCore {
         }
     }
 
+    /// The value a write at a priority carries (`null` for DELETE), as JSON.
+    private static func readPriority(_ method: String, _ request: RESTRequest) throws(StoreError) -> WrittenValue {
+        guard method != "DELETE" else { return .json(.null) }
+        do {
+            return .json(try JSONValue(parsingUTF8: request.body[..<request.bodyLength]))
+        } catch {
+            throw .badRequest("\(StoreError.invalidJSON.message) \(error.description)")
+        }
+    }
+
     /// The response to a read of `node`. Needs no lock: `node` is a value.
     /// - Parameter window: The query's window over `node`, when streams
     ///   keep it (see ``ListenerRegistry``); else the window is computed.
@@ -152,7 +184,9 @@ extension ServerCore {
         var before: [DatabasePath: DataNode] = [:]
         if method == "PATCH", case .json(.object(let members)) = value {
             for name in members.keys {
-                if let relative = try? DatabasePath(name), let full = try? path.appending(relative) { before[full] = store.get(full) }
+                if let named = try? NamedLocation(name), let full = try? path.appending(named.path) {
+                    before[full] = store.get(full)
+                }
             }
         } else {
             before[path] = store.get(path)
@@ -173,6 +207,12 @@ extension ServerCore {
             var members = JSONObject()
             for write in writes { members[write.path.relative(to: path)!.relativeText] = write.node.json(export: options.export) }
             reply = .object(members)
+        case "PRIORITY":
+            // PUT or DELETE at `path/.priority`.
+            guard case .json(let json) = value else { throw DataNodeReader.badPriority }
+            let priority = try Store.priority(written: json)
+            writes = store.setPriority(priority, of: path)
+            reply = priority?.jsonValue ?? .null
         case "POST":
             let (name, pushed) = try store.push(path, value: value, now: now, ids: &pushIDs)
             writes = pushed

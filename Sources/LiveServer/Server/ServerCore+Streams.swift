@@ -32,23 +32,25 @@ extension ServerCore {
         let target: RequestTarget
         let query: DatabaseQuery?
         let options: RequestOptions
-        do {
+        do throws(StoreError) {
             target = try RequestTarget(uri: request.uri)
             options = try RequestOptions(target.parameters)
             query = try DatabaseQuery.requested(by: target.parameters)
+            if target.isPriority {
+                throw .badRequest("A priority (.priority) cannot be streamed: listen to its node.")
+            }
         } catch {
             return .refused(.error(error))
         }
         let token = request.token(target.parameters)
-        // A query that keeps every child (an order alone) streams what the
-        // location does: the same values, with no window to keep.
+        // A query that keeps every child (an order alone) keeps no window:
+        // its children are the location's.
         let filtering = query.flatMap { $0.filters ? $0 : nil }
         return lock.withLock {
             guard isAuthorized(token) else { return .refused(.error(ServerCore.permissionDenied)) }
             for case .redirect(let port) in globalFaults { return .redirect(port: port) }
-            let listener = Listener(id: nextListenerID, channel: channel, path: target.path, query: filtering,
-                                    ordered: query != nil, export: options.export, token: token,
-                                    limit: configuration.listenerBufferLimit)
+            let listener = Listener(id: nextListenerID, channel: channel, path: target.path, query: query,
+                                    export: options.export, token: token, limit: configuration.listenerBufferLimit)
             nextListenerID += 1
             listener.faults = globalFaults
             listeners.add(listener)
@@ -59,6 +61,8 @@ extension ServerCore {
                 if let filtering {
                     let window = listeners.attach(listener, preparing: ListenerWindow(filtering, of: node))
                     listener.send(.put(.root) { window.write(to: &$0, export: export) })
+                } else if query != nil {
+                    listener.send(.put(.root) { StreamPlanner.writeChildren(of: node, to: &$0, export: export) })
                 } else {
                     listener.send(.put(.root) { node.write(to: &$0, export: export) })
                 }
@@ -72,9 +76,11 @@ extension ServerCore {
             } else if let filtering {
                 prepareWindow(listener, filtering, from: node, export: export, attempt: 1)
             } else {
+                let children = query != nil
                 DispatchQueue.global(qos: .userInitiated).async { [self] in
                     let (prefix, suffix) = FramedEvent.putFrame(.root)
-                    let first = JSONTextChunks(node, export: export, prefix: prefix, suffix: suffix)
+                    let first = children ? JSONTextChunks(members: node.children, export: export, prefix: prefix, suffix: suffix)
+                                         : JSONTextChunks(node, export: export, prefix: prefix, suffix: suffix)
                     lock.withLock { listener.deliverFirst(first) }
                 }
             }
@@ -127,19 +133,28 @@ extension ServerCore {
     /// Tells every stream `mutation` concerns the events it causes for it,
     /// in the order the streams were added. Under `lock`.
     ///
-    /// Streams at one location in one format, without a window, get the
-    /// same events, made once; a window shared by several streams takes the
-    /// mutation in once, and its events are made once per format.
+    /// Streams at one location in one format get the same events, made
+    /// once: plain ones, and those whose query is an order alone; a window
+    /// shared by several streams takes the mutation in once, and its events
+    /// are made once per format.
     /// - Complexity: O(w · d + c log c) to find the c streams concerned (see
     ///   ``ListenerRegistry/concerned(by:)``), plus the events made.
     func publish(_ mutation: Mutation) {
         guard !listeners.isEmpty else { return }
         var plain: [DatabasePath: [Bool: [FramedEvent]]] = [:]
+        var ordered: [DatabasePath: [Bool: [FramedEvent]]] = [:]
         var changes: [ObjectIdentifier: [ListenerWindow.Change]] = [:]
         var windowed: [ObjectIdentifier: [Bool: [FramedEvent]]] = [:]
         for listener in listeners.concerned(by: mutation) {
             let events: [FramedEvent]
-            if listener.query != nil {
+            if let query = listener.query, !query.filters {
+                if let known = ordered[listener.path]?[listener.export] {
+                    events = known
+                } else {
+                    events = StreamPlanner.childEvents(for: mutation, at: listener.path, in: store, export: listener.export)
+                    ordered[listener.path, default: [:]][listener.export] = events
+                }
+            } else if listener.query != nil {
                 guard let window = listener.window, !listener.isPreparing else {
                     // Its window is computed again from the new value.
                     listener.touchedWhilePreparing = true

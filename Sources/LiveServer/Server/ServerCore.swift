@@ -134,7 +134,7 @@ final class ServerCore: @unchecked Sendable {
     func listenerInfos() -> [ListenerInfo] {
         lock.withLock {
             listeners.inOrder.map {
-                ListenerInfo(id: $0.id, path: $0.path.description, hasQuery: $0.isOrdered, eventsSent: $0.eventsSent)
+                ListenerInfo(id: $0.id, path: $0.path.description, hasQuery: $0.query != nil, eventsSent: $0.eventsSent)
             }
         }
     }

@@ -24,18 +24,15 @@ final class Listener: @unchecked Sendable {
     let id: Int
     let channel: any Channel
     let path: DatabasePath
-    /// The query whose window the stream is told: one with a limit or
-    /// bounds (see ``DatabaseQuery/filters``); nil for a plain location or
-    /// an order alone.
+    /// The query the stream asked for; nil for a plain location.
     let query: DatabaseQuery?
-    /// Whether the request asked for a query, an order alone included.
-    let isOrdered: Bool
     let export: Bool
     let token: String?
     let limit: Int
 
     // Guarded by the server's lock.
-    /// A query stream's window, once its first `put` was prepared; shared
+    /// The window of a query with a limit or bounds (see
+    /// ``DatabaseQuery/filters``), once its first `put` was prepared; shared
     /// by the streams with the same query at the same location (see
     /// ``ListenerRegistry``).
     var window: ListenerWindow?
@@ -75,13 +72,12 @@ final class Listener: @unchecked Sendable {
     }
     private let outgoing = NIOLockedValueBox(Outgoing())
 
-    init(id: Int, channel: any Channel, path: DatabasePath, query: DatabaseQuery?, ordered: Bool, export: Bool,
-         token: String?, limit: Int) {
+    init(id: Int, channel: any Channel, path: DatabasePath, query: DatabaseQuery?, export: Bool, token: String?,
+         limit: Int) {
         self.id = id
         self.channel = channel
         self.path = path
         self.query = query
-        self.isOrdered = ordered
         self.export = export
         self.token = token
         self.limit = limit

@@ -33,6 +33,9 @@ struct ListenerRegistry {
 
     var isEmpty: Bool { byID.isEmpty }
 
+    /// How many shared windows are kept, and how many streams share each.
+    var windowShares: [Int] { windows.values.map(\.streams).sorted() }
+
     /// Every open stream, in the order they were added.
     /// - Complexity: O(s log s) for s streams.
     var inOrder: [Listener] { byID.values.sorted { $0.id < $1.id } }
@@ -73,7 +76,7 @@ struct ListenerRegistry {
     /// which then becomes the shared one. Returns the window it got.
     @discardableResult
     mutating func attach(_ listener: Listener, preparing prepared: @autoclosure () -> ListenerWindow) -> ListenerWindow {
-        guard let query = listener.query else { preconditionFailure("only a filtering query has a window") }
+        guard let query = listener.query, query.filters else { preconditionFailure("only a filtering query has a window") }
         let key = WindowKey(path: listener.path, query: query)
         let window: ListenerWindow
         if let shared = windows[key] {

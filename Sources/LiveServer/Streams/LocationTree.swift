@@ -19,6 +19,9 @@ struct LocationTree {
 
     private let root = Node()
 
+    /// Whether no stream is left (and so no location is kept).
+    var isEmpty: Bool { root.isEmpty }
+
     /// Adds stream `id` at `path`. Ids must grow from one call to the next,
     /// so that each location keeps its streams in the order they came.
     /// - Complexity: O(depth of `path`).

@@ -59,6 +59,35 @@ enum StreamPlanner {
         return window.reset(to: parent)
     }
 
+    /// Events for a listener whose query is an order alone (no limit, no
+    /// bounds): its window is every child of the location, so it keeps no
+    /// copy of them. A write at or above the location is one `put` at `/`
+    /// of the children (`null` without any); writes below it are told per
+    /// child touched, with its whole new value, as ``events(telling:export:)``.
+    /// - Complexity: O(writes) plus rendering the values sent.
+    static func childEvents(for mutation: Mutation, at location: DatabasePath, in store: Store,
+                            export: Bool) -> [FramedEvent] {
+        let parent = store.get(location)
+        guard let touched = touchedChildren(mutation, below: location) else {
+            return [.put(.root) { writeChildren(of: parent, to: &$0, export: export) }]
+        }
+        return events(telling: touched.map { key in
+            let child = parent.child(key)
+            return (key, child.isEmpty ? nil : child)
+        }, export: export)
+    }
+
+    /// Writes the children of `node` as one object, `null` without any (a
+    /// leaf has none).
+    static func writeChildren(of node: DataNode, to out: inout [UInt8], export: Bool) {
+        let children = node.children
+        if children.isEmpty {
+            out.append(contentsOf: "null".utf8)
+        } else {
+            DataNode.writeMembers(children, to: &out, export: export)
+        }
+    }
+
     /// The events that tell a query listener `changes`: one `put` for one
     /// child, else one `patch` at `/`.
     /// - Complexity: rendering the values sent.

@@ -1,11 +1,11 @@
 // SharedWindowTests.swift — streams with the same limited query at the same
 // location share one window: a stream that joins later, a REST read of the
 // query, and a stream that comes after the last one left all see the data
-// as it is.
+// as it is. Streams whose query is an order alone keep no window.
 
 import Foundation
 import LiveModel
-import LiveServer
+@testable import LiveServer
 import Testing
 
 @Suite("LiveServer shared query windows")
@@ -25,7 +25,12 @@ struct SharedWindowTests {
         }
     }
 
-    @Test("a late stream, a REST read and a stream after the last one left all see the window as it is")
+    /// How many streams share each window the server keeps.
+    static func shares(_ server: LiveServer) -> [Int] {
+        server.core.lock.withLock { server.core.listeners.windowShares }
+    }
+
+    @Test("a late stream joins the window, a REST read answers from it, a stream after the last one left gets a new one")
     func sharedWindow() async throws {
         try await withServer { server in
             let p = server.port
@@ -35,6 +40,7 @@ struct SharedWindowTests {
             var a: EventReader? = try await EventReader(port: p, Self.query)
             var mirrorA = StreamPreparationTests.Mirror()
             try await Self.follow(a!, &mirrorA, until: ["c17", "c18", "c19"], "first stream")
+            #expect(Self.shares(server) == [1])
             _ = try await request(p, "PATCH", "/room.json?print=silent", body: #"{"c0/score": 100}"#)
             try await Self.follow(a!, &mirrorA, until: ["c18", "c19", "c0"], "first stream")
 
@@ -42,13 +48,10 @@ struct SharedWindowTests {
             var b: EventReader? = try await EventReader(port: p, Self.query)
             var mirrorB = StreamPreparationTests.Mirror()
             try await Self.follow(b!, &mirrorB, until: ["c18", "c19", "c0"], "second stream")
+            #expect(Self.shares(server) == [2])
             _ = try await request(p, "PATCH", "/room.json?print=silent", body: #"{"c1/score": 200}"#)
-            let eventA = try #require(try await a!.next())
-            let eventB = try #require(try await b!.next())
-            #expect(eventA == eventB)
-            try mirrorA.apply(eventA)
-            try mirrorB.apply(eventB)
-            #expect(Set(mirrorA.children.keys) == ["c19", "c0", "c1"])
+            try await Self.follow(a!, &mirrorA, until: ["c19", "c0", "c1"], "first stream")
+            try await Self.follow(b!, &mirrorB, until: ["c19", "c0", "c1"], "second stream")
             #expect(mirrorA.children == mirrorB.children)
 
             // A REST read of the same query, in query order.
@@ -59,15 +62,59 @@ struct SharedWindowTests {
             a = nil
             b = nil
             #expect(await eventually(30) { server.listeners().isEmpty })
+            #expect(Self.shares(server) == [])
             _ = try await request(p, "PATCH", "/room.json?print=silent", body: #"{"c2/score": 300}"#)
             let c = try await EventReader(port: p, Self.query)
             let first = try #require(try await c.next())
             #expect(first.payload?.data == json(#"{"c0":{"score":100},"c1":{"score":200},"c2":{"score":300}}"#))
+            #expect(Self.shares(server) == [1])
             _ = (a, b)
         }
     }
 
-    @Test("streams with one query share events as each joins, and all end at the server's answer")
+    @Test("REST reads answered from shared windows equal the query computed afresh, across random writes")
+    func readsFromWindows() async throws {
+        let seed = UInt64(ProcessInfo.processInfo.environment["LIVE_TEST_SEED"] ?? "") ?? 20261129
+        var rng = SplitMix64(seed: seed)
+        let queries = [#"orderBy="score"&limitToLast=4"#, #"orderBy="score"&limitToFirst=3"#,
+                       #"orderBy="score"&startAt=10&endAt=60&limitToFirst=5"#, #"orderBy="$key"&limitToLast=2"#,
+                       #"orderBy="score"&startAt=30&limitToLast=3&format=export"#]
+        let location: DatabasePath = "room"
+        try await withServer { server in
+            let p = server.port
+            let room = "{" + (0..<40).map { "\"c\($0)\": {\"score\": \($0 * 2)}" }.joined(separator: ",") + "}"
+            _ = try await request(p, "PUT", "/room.json?print=silent", body: room)
+            var streams: [EventReader] = []
+            for query in queries {
+                let stream = try await EventReader(port: p, "/room.json?" + query)
+                _ = try #require(try await stream.next())  // its first put: its window is installed
+                streams.append(stream)
+            }
+            #expect(Self.shares(server) == [1, 1, 1, 1, 1])
+            for step in 0..<60 {
+                let key = "c\(Int.random(in: 0..<50, using: &rng))"
+                let body: String
+                switch Int.random(in: 0..<4, using: &rng) {
+                case 0: body = "{\"\(key)\": null}"
+                case 1: body = "{\"\(key)/score\": \(Int.random(in: 0..<100, using: &rng))}"
+                case 2: body = "{\"\(key)\": {\"score\": \(Int.random(in: 0..<100, using: &rng)), \".priority\": 1}}"
+                default: body = "{\"\(key)/score\": \"s\(Int.random(in: 0..<9, using: &rng))\"}"
+                }
+                _ = try await request(p, "PATCH", "/room.json?print=silent", body: body)
+                for query in queries {
+                    let parameters = try RequestTarget(uri: "/room.json?" + query).parameters
+                    let parsed = try #require(try DatabaseQuery(parameters: parameters))
+                    let node = server.core.lock.withLock { server.core.store.get(location) }
+                    let expected = DatabaseQuery.json(of: parsed.window(of: node), export: query.contains("export"))
+                    let read = try await request(p, "GET", "/room.json?" + query)
+                    #expect(read.json == expected, "seed \(seed), step \(step), \(body), \(query); replay: LIVE_TEST_SEED=\(seed)")
+                }
+            }
+            _ = streams
+        }
+    }
+
+    @Test("streams with one query all end at the server's answer, however they joined")
     func manyStreamsOneQuery() async throws {
         try await withServer { server in
             let p = server.port
@@ -85,6 +132,39 @@ struct SharedWindowTests {
                 try await Self.follow(streams[i].0, &streams[i].1, until: expected, "stream \(i)")
                 #expect(streams[i].1.children["c6"] == json(#"{"score": 106}"#))
             }
+            #expect(Self.shares(server) == [8])
+        }
+    }
+
+    @Test("a stream whose query is an order alone is told the children, keeps no window, and matches the REST answer")
+    func orderAlone() async throws {
+        try await withServer { server in
+            let p = server.port
+            let target = #"/room.json?orderBy="score""#
+            _ = try await request(p, "PUT", "/room.json?print=silent", body: #"{"a": {"score": 1}, "b": {"score": 2}}"#)
+            let stream = try await EventReader(port: p, target)
+            var mirror = StreamPreparationTests.Mirror()
+            let steps: [(String, String, String?)] = [
+                ("PATCH", "/room.json", #"{"a/score": 5}"#),
+                ("PUT", "/room/c.json", #"{"score": 3}"#),
+                ("DELETE", "/room/b.json", nil),
+                ("PUT", "/room.json", #"{"x": {"score": 9}, "y": {"score": 8}}"#),
+                ("PUT", "/room.json", "7"),  // a leaf: no children
+                ("PUT", "/.json", #"{"room": {"z": {"score": 1}}}"#),
+            ]
+            try mirror.apply(try #require(try await stream.next()))
+            for (method, path, body) in steps {
+                _ = try await request(p, method, path + "?print=silent", body: body)
+                let answer = StreamPreparationTests.children(try await request(p, "GET", target).json)
+                var seen: [String] = []
+                while mirror.children != answer {
+                    let event = try #require(try await stream.next(), "\(method) \(path): the stream ended; saw \(seen)")
+                    seen.append(event.data)
+                    try mirror.apply(event)
+                }
+            }
+            #expect(mirror.children == ["z": json(#"{"score": 1}"#)])
+            #expect(Self.shares(server) == [])
         }
     }
 }

@@ -37,5 +37,7 @@ struct LocationTreeTests {
             #expect(found.sorted() == expected, "seed \(seed), step \(step): write at \(write); replay: LIVE_TEST_SEED=\(seed)")
             #expect(Set(found).count == found.count, "seed \(seed), step \(step): a stream found twice")
         }
+        for (id, at) in open { tree.remove(id, at: at) }
+        #expect(tree.isEmpty, "seed \(seed): locations kept after every stream left")
     }
 }
