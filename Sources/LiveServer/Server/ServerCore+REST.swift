@@ -35,6 +35,7 @@ extension ServerCore {
         }
         let token = request.token(parameters)
         if target.isPriority {
+            guard mayUse(token) else { throw ServerCore.permissionDenied }
             guard query == nil, !options.shallow else {
                 throw .badRequest("Querying parameters are not supported on a priority (.priority).")
             }
@@ -48,9 +49,9 @@ extension ServerCore {
                 lock.unlock()
                 throw ServerCore.permissionDenied
             }
-            let priority = store.get(target.path).priority
+            let node = store.get(target.path)
             lock.unlock()
-            return options.silent ? RESTResponse(status: .noContent) : .json(priority?.jsonValue ?? .null)
+            return Self.readPriority(of: node, options: options, headers: request.headers)
         }
         switch method {
         case "GET", "HEAD":
@@ -131,6 +132,20 @@ extension ServerCore {
         }
     }
 
+    /// The response to a read of the priority of `node`. Its ETag is the
+    /// node's: a conditional write at the priority compares the node's.
+    private static func readPriority(of node: DataNode, options: RequestOptions, headers: HTTPHeaders) -> RESTResponse {
+        let wantsTag = headers.first(name: "x-firebase-etag") == "true"
+        let wanted = headers.first(name: "if-none-match")
+        let etag = wantsTag || wanted != nil ? Store.etag(of: node) : ""
+        if let wanted, wanted == etag {
+            return RESTResponse(status: .notModified, headers: [("ETag", etag)])
+        }
+        var response = options.silent ? RESTResponse(status: .noContent) : .json(node.priority?.jsonValue ?? .null)
+        if wantsTag { response.headers.append(("ETag", etag)) }
+        return response
+    }
+
     /// The value a write at a priority carries (`null` for DELETE), as JSON.
     private static func readPriority(_ method: String, _ request: RESTRequest) throws(StoreError) -> WrittenValue {
         guard method != "DELETE" else { return .json(.null) }
@@ -174,7 +189,9 @@ extension ServerCore {
         if let expected = headers.first(name: "if-match") {
             let current = store.etag(path)
             guard expected == current else {
-                var response = RESTResponse.json(store.get(path).json(export: options.export), status: .preconditionFailed)
+                let node = store.get(path)
+                let value = method == "PRIORITY" ? node.priority?.jsonValue ?? .null : node.json(export: options.export)
+                var response = RESTResponse.json(value, status: .preconditionFailed)
                 response.headers.append(("ETag", current))
                 return response
             }
@@ -204,9 +221,7 @@ extension ServerCore {
         case "PATCH":
             guard case .json(let json) = value else { throw .badRequest("An update must be a JSON object.") }
             writes = try store.update(path, json: json, now: now)
-            var members = JSONObject()
-            for write in writes { members[write.path.relative(to: path)!.relativeText] = write.node.json(export: options.export) }
-            reply = .object(members)
+            reply = Self.updateReply(json, at: path, in: store, export: options.export)
         case "PRIORITY":
             // PUT or DELETE at `path/.priority`.
             guard case .json(let json) = value else { throw DataNodeReader.badPriority }
@@ -230,10 +245,33 @@ extension ServerCore {
             }
             if journal.journalBytes > journal.compactionBytes { compactInBackground(journal) }
         }
-        publish(Mutation(base: path, isMerge: method == "PATCH", writes: writes))
+        // A merge is told as a patch of members below its base; one that sets
+        // the base's own priority writes the base itself, told as puts.
+        publish(Mutation(base: path, isMerge: method == "PATCH" && !writes.contains { $0.path == path }, writes: writes))
         var response = options.silent ? RESTResponse(status: .noContent) : .json(reply)
         if headers.first(name: "x-firebase-etag") == "true" { response.headers.append(("ETag", store.etag(path))) }
         return response
+    }
+}
+
+extension ServerCore {
+    /// The reply to an update: each member's name (its path, normalised)
+    /// and what is now there, resolved (server values) and normalised; a
+    /// priority member (`a/.priority`), the priority.
+    /// - Complexity: the size of the values written.
+    static func updateReply(_ body: JSONValue, at path: DatabasePath, in store: Store, export: Bool) -> JSONValue {
+        guard case .object(let members) = body else { return .null }
+        var reply = JSONObject()
+        for name in members.keys {
+            guard let named = try? NamedLocation(name), let full = try? path.appending(named.path) else { continue }
+            let node = store.get(full)
+            if named.isPriority {
+                reply[named.path.isRoot ? ".priority" : named.path.relativeText + "/.priority"] = node.priority?.jsonValue ?? .null
+            } else {
+                reply[named.path.relativeText] = node.json(export: export)
+            }
+        }
+        return .object(reply)
     }
 }
 

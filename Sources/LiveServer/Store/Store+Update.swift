@@ -7,12 +7,16 @@ extension Store {
     /// (`"a/b/c"`) and each value replaces the data there as
     /// ``set(_:json:now:)`` would (`null` deletes; server values resolve
     /// against the data as it was before the update). A name ending in
-    /// `/.priority` sets the priority of the node there (a number, a string,
-    /// or `null` to remove it; an absent node gets none), told as a write of
-    /// that node. No member may be the ancestor of another, nor name the
-    /// same location; a node's priority overlaps what the node does.
-    /// - Returns: One write per member, at its absolute path, in key order
-    ///   of the paths. An empty object writes nothing.
+    /// `.priority` sets the priority of the node there (a number, a string,
+    /// or `null` to remove it; an absent node gets none) once the other
+    /// members are written, told as a write of that node. No member may be
+    /// the ancestor of another, nor name the same location; a priority is
+    /// below its node and beside the node's children, as Firebase has it:
+    /// `{"a/.priority": 1, "a/b": 2}` is one update, `{"a": 1,
+    /// "a/.priority": 2}` is refused.
+    /// - Returns: One write per member that is no priority, at its absolute
+    ///   path, in key order of the paths; then one per priority that
+    ///   changes, deepest first. An empty object writes nothing.
     /// - Throws: ``StoreError`` (400) for a body that is not an object, a
     ///   bad path, overlapping paths or bad data in any member; nothing is
     ///   changed then.
@@ -31,7 +35,8 @@ extension Store {
             }
             targets.append((name, named.path, named.isPriority, value))
         }
-        // A priority's location is its node's: it overlaps what overlaps the node.
+        // Any member below a node written whole overlaps it; a priority
+        // overlaps its own node only (members below it are its children).
         targets.sort { $0.relative.keys.lexicographicallyPrecedes($1.relative.keys) }
         for (previous, next) in zip(targets, targets.dropFirst()) where next.relative.starts(with: previous.relative) {
             if next.relative == previous.relative && next.isPriority == previous.isPriority {
@@ -40,27 +45,28 @@ extension Store {
             if next.relative == previous.relative {
                 throw .badRequest("Path '\(previous.name)' and '\(next.name)' write one node and its priority in an update.")
             }
+            if previous.isPriority { continue }
             throw .badRequest("Path '\(previous.name)' is an ancestor of '\(next.name)' in an update.")
         }
+        // Everything is checked before anything changes.
         var writes: [Write] = []
         writes.reserveCapacity(targets.count)
+        var priorities: [(path: DatabasePath, priority: Priority?)] = []
         for target in targets {
             let absolute: DatabasePath
             do { absolute = try path.appending(target.relative) } catch { throw .invalidPath(error) }
-            let current = root.child(at: absolute)
             if target.isPriority {
-                // An absent node has no priority: nothing to write.
-                let priority = try Store.priority(written: target.value)
-                guard !current.isEmpty, current.priority != priority else { continue }
-                var node = current
-                node.priority = priority
-                writes.append(Write(path: absolute, node: node))
+                priorities.append((absolute, try Store.priority(written: target.value)))
                 continue
             }
-            let node = try DataNode(json: target.value, writtenAt: absolute, current: current, now: now)
+            let node = try DataNode(json: target.value, writtenAt: absolute, current: root.child(at: absolute), now: now)
             writes.append(Write(path: absolute, node: node))
         }
         apply(writes)
+        // Priorities last, deepest first: each node as the writes below it left it.
+        for (absolute, priority) in priorities.sorted(by: { $0.path.depth > $1.path.depth }) {
+            writes += setPriority(priority, of: absolute)
+        }
         return writes
     }
 }

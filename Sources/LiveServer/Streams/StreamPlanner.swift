@@ -62,19 +62,17 @@ enum StreamPlanner {
     /// Events for a listener whose query is an order alone (no limit, no
     /// bounds): its window is every child of the location, so it keeps no
     /// copy of them. A write at or above the location is one `put` at `/`
-    /// of the children (`null` without any); writes below it are told per
-    /// child touched, with its whole new value, as ``events(telling:export:)``.
+    /// of the children (`null` without any: a leaf has none, as a read of
+    /// the query answers); writes below it are told as a plain listener is
+    /// told them (``events(for:at:in:export:)``), deep paths included.
     /// - Complexity: O(writes) plus rendering the values sent.
     static func childEvents(for mutation: Mutation, at location: DatabasePath, in store: Store,
                             export: Bool) -> [FramedEvent] {
-        let parent = store.get(location)
-        guard let touched = touchedChildren(mutation, below: location) else {
-            return [.put(.root) { writeChildren(of: parent, to: &$0, export: export) }]
+        guard mutation.writes.contains(where: { location.starts(with: $0.path) }) else {
+            return events(for: mutation, at: location, in: store, export: export)
         }
-        return events(telling: touched.map { key in
-            let child = parent.child(key)
-            return (key, child.isEmpty ? nil : child)
-        }, export: export)
+        let parent = store.get(location)
+        return [.put(.root) { writeChildren(of: parent, to: &$0, export: export) }]
     }
 
     /// Writes the children of `node` as one object, `null` without any (a

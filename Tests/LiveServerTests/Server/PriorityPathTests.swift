@@ -57,22 +57,58 @@ struct PriorityPathTests {
         }
     }
 
-    @Test("an update sets priorities by member path; a priority beside a write at or below its node is refused")
+    @Test("an update sets priorities beside the node's children; a priority beside its node, or below a node written whole, is refused")
     func updates() async throws {
         try await withServer { server in
             let p = server.port
             _ = try await request(p, "PUT", "/room.json", body: #"{"a": {"n": 1}, "b": {"n": 2}}"#)
+            let stream = try await EventReader(port: p, "/room.json?format=export")
+            _ = try #require(try await stream.next())
             let done = try await request(p, "PATCH", "/room.json", body: #"{"a/.priority": 3, "c": 4}"#)
             #expect(done.status == 200)
+            #expect(done.json == json(#"{"a/.priority": 3, "c": 4}"#))
             #expect(try await request(p, "GET", "/room.json?format=export").json
                     == json(#"{"a": {"n": 1, ".priority": 3}, "b": {"n": 2}, "c": 4}"#))
-            for body in [#"{"b/.priority": 1, "b/n": 5}"#, #"{"b/.priority": 1, "b": 5}"#, #"{"b/.priority": {"x": 1}}"#] {
+            let told = try #require(try await stream.next())
+            #expect(told.name == "patch" && told.payload?.data == json(#"{"a": {"n": 1, ".priority": 3}, "c": 4}"#))
+
+            // A priority and its node's children, and priorities one below another, in one update.
+            let both = try await request(p, "PATCH", "/room.json", body: #"{"b/.priority": 1, "b/n": 5, "b/m/.priority": 2, "b/m/x": 6}"#)
+            #expect(both.status == 200)
+            // One patch; its members overlap, each with its final value, so any order of applying them ends the same.
+            #expect(try #require(try await stream.next()).name == "patch")
+            #expect(try await request(p, "GET", "/room/b.json?format=export").json
+                    == json(#"{"n": 5, "m": {"x": 6, ".priority": 2}, ".priority": 1}"#))
+            for body in [#"{"b/.priority": 1, "b": 5}"#, #"{"b": 5, "b/m/.priority": 1}"#, #"{"b/.priority": {"x": 1}}"#,
+                         #"{"b/.priority": 1, "b/.priority/": 2}"#] {
                 #expect(try await request(p, "PATCH", "/room.json", body: body).status == 400, "\(body)")
             }
-            #expect(try await request(p, "GET", "/room/b.json?format=export").json == json(#"{"n": 2}"#))
-            // The location's own priority, as `.priority` at the root of an update.
-            _ = try await request(p, "PATCH", "/room/b.json", body: #"{".priority": "p"}"#)
+            #expect(try await request(p, "GET", "/room/b/.priority.json").json == json("1"))
+
+            // The location's own priority, as `.priority` at the root of an
+            // update: told as puts (a patch has no member for its own base).
+            let own = try await request(p, "PATCH", "/room/b.json", body: #"{".priority": "p", "n": 7}"#)
+            #expect(own.json == json(#"{".priority": "p", "n": 7}"#))
             #expect(try await request(p, "GET", "/room/b/.priority.json").json == json(#""p""#))
+            var events: [EventReader.Event] = []
+            while events.last?.payload?.path != "/b" { events.append(try #require(try await stream.next())) }
+            #expect(events.allSatisfy { $0.name == "put" }, "\(events)")
+            #expect(events.last?.payload?.data == json(#"{"n": 7, "m": {"x": 6, ".priority": 2}, ".priority": "p"}"#))
+        }
+    }
+
+    @Test("a priority's ETag is its node's: a read gives it, a conditional write compares it")
+    func etags() async throws {
+        try await withServer { server in
+            let p = server.port
+            _ = try await request(p, "PUT", "/a.json", body: #"{"n": 1}"#)
+            let read = try await request(p, "GET", "/a/.priority.json", headers: ["X-Firebase-ETag": "true"])
+            let tag = try #require(read.headers["etag"])
+            #expect(tag == (try await request(p, "GET", "/a.json", headers: ["X-Firebase-ETag": "true"])).headers["etag"])
+            #expect(try await request(p, "GET", "/a/.priority.json", headers: ["if-none-match": tag]).status == 304)
+            #expect(try await request(p, "PUT", "/a/.priority.json", headers: ["if-match": tag], body: "4").status == 200)
+            let stale = try await request(p, "PUT", "/a/.priority.json", headers: ["if-match": tag], body: "5")
+            #expect(stale.status == 412 && stale.json == json("4"))
         }
     }
 

@@ -146,6 +146,7 @@ struct SharedWindowTests {
             var mirror = StreamPreparationTests.Mirror()
             let steps: [(String, String, String?)] = [
                 ("PATCH", "/room.json", #"{"a/score": 5}"#),
+                ("PUT", "/room/a/score.json", "6"),  // told at its own path, not as the whole child
                 ("PUT", "/room/c.json", #"{"score": 3}"#),
                 ("DELETE", "/room/b.json", nil),
                 ("PUT", "/room.json", #"{"x": {"score": 9}, "y": {"score": 8}}"#),
@@ -162,6 +163,7 @@ struct SharedWindowTests {
                     seen.append(event.data)
                     try mirror.apply(event)
                 }
+                if path == "/room/a/score.json" { #expect(seen == [#"{"path":"/a/score","data":6}"#]) }
             }
             #expect(mirror.children == ["z": json(#"{"score": 1}"#)])
             #expect(Self.shares(server) == [])
