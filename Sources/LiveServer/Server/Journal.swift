@@ -138,9 +138,16 @@ final class Journal: @unchecked Sendable {
     ///   limit) is full, 503 when writes are refused, else 500.
     func append(_ writes: [Write]) throws(StoreError) {
         if let refusal { throw StoreError(status: 503, message: refusal) }
-        let entries = writes.map { JSONValue.array([.string($0.path.description), $0.node.json(export: true)]) }
-        var line = Array(JSONValue.array(entries).jsonText().utf8)
-        line.append(UInt8(ascii: "\n"))
+        // `[[path, value], …]`, written straight from the nodes.
+        var line: [UInt8] = [UInt8(ascii: "[")]
+        for (i, write) in writes.enumerated() {
+            line.append(contentsOf: i == 0 ? "[".utf8 : ",[".utf8)
+            JSONValue.writeString(write.path.description, to: &line)
+            line.append(UInt8(ascii: ","))
+            write.node.write(to: &line, export: true)
+            line.append(UInt8(ascii: "]"))
+        }
+        line.append(contentsOf: "]\n".utf8)
         do {
             try DurableFile.appendSynced(journalFD, line, to: journalPath, length: journalBytes)
         } catch {

@@ -221,7 +221,7 @@ extension ServerCore {
         case "PATCH":
             guard case .json(let json) = value else { throw .badRequest("An update must be a JSON object.") }
             writes = try store.update(path, json: json, now: now)
-            reply = Self.updateReply(json, at: path, in: store, export: options.export)
+            reply = options.silent ? .null : Self.updateReply(json, at: path, in: store, export: options.export)
         case "PRIORITY":
             // PUT or DELETE at `path/.priority`.
             guard case .json(let json) = value else { throw DataNodeReader.badPriority }

@@ -37,8 +37,10 @@ extension Store {
         }
         // Any member below a node written whole overlaps it; a priority
         // overlaps its own node only (members below it are its children).
-        targets.sort { $0.relative.keys.lexicographicallyPrecedes($1.relative.keys) }
-        for (previous, next) in zip(targets, targets.dropFirst()) where next.relative.starts(with: previous.relative) {
+        // Sorted by position: moving the members themselves costs more than comparing them.
+        let order = targets.indices.sorted { targets[$0].relative.keys.lexicographicallyPrecedes(targets[$1].relative.keys) }
+        for (p, n) in zip(order, order.dropFirst()) where targets[n].relative.starts(with: targets[p].relative) {
+            let previous = targets[p], next = targets[n]
             if next.relative == previous.relative && next.isPriority == previous.isPriority {
                 throw .badRequest("Path '\(previous.name)' and '\(next.name)' are the same location in an update.")
             }
@@ -52,7 +54,7 @@ extension Store {
         var writes: [Write] = []
         writes.reserveCapacity(targets.count)
         var priorities: [(path: DatabasePath, priority: Priority?)] = []
-        for target in targets {
+        for target in order.lazy.map({ targets[$0] }) {
             let absolute: DatabasePath
             do { absolute = try path.appending(target.relative) } catch { throw .invalidPath(error) }
             if target.isPriority {

@@ -40,10 +40,21 @@ struct FramedEvent: Sendable, Equatable {
         FramedEvent(name: "put") { payload(path, into: &$0, writeData) }
     }
 
-    /// `patch` at `path`: each member (a relative path) replaces what is there.
-    static func patch(_ path: DatabasePath, _ members: JSONObject) -> FramedEvent {
+    /// `patch` at `path`: each member (a relative path) replaces what is
+    /// there; a nil node is `null`, which removes it. Written straight from
+    /// the nodes. Member names must differ.
+    static func patch(_ path: DatabasePath, _ members: [(name: String, node: DataNode?)], export: Bool) -> FramedEvent {
         FramedEvent(name: "patch") { out in
-            payload(path, into: &out) { JSONValue.object(members).write(to: &$0, sortedKeys: false) }
+            payload(path, into: &out) { out in
+                out.append(UInt8(ascii: "{"))
+                for (i, member) in members.enumerated() {
+                    if i > 0 { out.append(UInt8(ascii: ",")) }
+                    JSONValue.writeString(member.name, to: &out)
+                    out.append(UInt8(ascii: ":"))
+                    if let node = member.node { node.write(to: &out, export: export) } else { out.append(contentsOf: "null".utf8) }
+                }
+                out.append(UInt8(ascii: "}"))
+            }
         }
     }
 
@@ -73,7 +84,7 @@ struct FramedEvent: Sendable, Equatable {
     /// Appends `{"path": path, "data":`.
     private static func payloadStart(_ path: DatabasePath, into out: inout [UInt8]) {
         out.append(contentsOf: #"{"path":"#.utf8)
-        JSONValue.string(path.description).write(to: &out, sortedKeys: false)
+        JSONValue.writeString(path.description, to: &out)
         out.append(contentsOf: #","data":"#.utf8)
     }
 }

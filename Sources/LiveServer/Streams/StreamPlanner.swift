@@ -29,11 +29,8 @@ enum StreamPlanner {
         if mutation.isMerge {
             // The patch sits at the deepest of the base and the location.
             let at = mutation.base.starts(with: location) ? mutation.base : location
-            var members = JSONObject()
-            for write in below {
-                members[write.path.relative(to: at)!.relativeText] = write.node.json(export: export)
-            }
-            return [.patch(at.relative(to: location)!, members)]
+            let members = below.map { (name: $0.path.relative(to: at)!.relativeText, node: Optional($0.node)) }
+            return [.patch(at.relative(to: location)!, members, export: export)]
         }
         return below.map { write in .put(write.path.relative(to: location)!) { write.node.write(to: &$0, export: export) } }
     }
@@ -95,9 +92,7 @@ enum StreamPlanner {
             let node = changes[0].node ?? .empty
             return [.put(DatabasePath(uncheckedKeys: [changes[0].key])) { node.write(to: &$0, export: export) }]
         }
-        var members = JSONObject()
-        for (key, node) in changes { members[key.string] = node?.json(export: export) ?? .null }
-        return [.patch(.root, members)]
+        return [.patch(.root, changes.map { (name: $0.key.string, node: $0.node) }, export: export)]
     }
 
     /// The children of `location` that `mutation` writes at or below, in
