@@ -19,16 +19,7 @@ extension ServerBenchmark {
     static func openLimitedStreams(children: Int, streams: Int) async throws -> OpenFigures {
         let server = try await LiveServer.start()
         defer { Task { try? await server.shutdown() } }
-        let writer = try BenchSocket(port: server.port)
-        var body = "{"
-        body.reserveCapacity(children * 32)
-        for i in 0..<children {
-            if i > 0 { body += "," }
-            body += "\"c\(i)\":{\"score\":\((i &* 7919) % 1_000_003),\"text\":\"m\"}"
-        }
-        body += "}"
-        try writer.send("PUT /room.json?print=silent HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
-        try writer.readResponse(status: "204")
+        try BenchSocket(port: server.port).fillRoom(children: children) { ($0 &* 7919) % 1_000_003 }
 
         var open: [BenchSocket] = []
         var figures = OpenFigures(cpu: [], wall: [])

@@ -14,15 +14,7 @@ extension ServerBenchmark {
         defer { Task { try? await server.shutdown() } }
         var rng = SystemRandomNumberGenerator()
         let writer = try BenchSocket(port: server.port)
-        var body = "{"
-        body.reserveCapacity(children * 32)
-        for i in 0..<children {
-            if i > 0 { body += "," }
-            body += "\"c\(i)\":{\"score\":\(Int.random(in: 0..<1_000_000, using: &rng)),\"text\":\"m\"}"
-        }
-        body += "}"
-        try writer.send("PUT /room.json?print=silent HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
-        try writer.readResponse(status: "204")
+        try writer.fillRoom(children: children) { _ in Int.random(in: 0..<1_000_000, using: &rng) }
 
         let streams = try (0..<listeners).map { _ in try BenchSocket(port: server.port) }
         for stream in streams {
@@ -47,6 +39,21 @@ extension ServerBenchmark {
         }
         drain.stop()
         return Timing.median(times)
+    }
+}
+
+extension BenchSocket {
+    /// Writes `/room`: `children` children `c<i>`, each `{"score": score(i), "text": "m"}`.
+    func fillRoom(children: Int, score: (Int) -> Int) throws {
+        var body = "{"
+        body.reserveCapacity(children * 32)
+        for i in 0..<children {
+            if i > 0 { body += "," }
+            body += "\"c\(i)\":{\"score\":\(score(i)),\"text\":\"m\"}"
+        }
+        body += "}"
+        try send("PUT /room.json?print=silent HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        try readResponse(status: "204")
     }
 }
 

@@ -25,6 +25,12 @@ struct SharedWindowTests {
         }
     }
 
+    /// Writes `/room`: children `c0`, `c1`, … scored 0, `step`, 2 · `step`, …
+    static func fillRoom(_ port: Int, children: Int, step: Int) async throws {
+        let room = "{" + (0..<children).map { "\"c\($0)\": {\"score\": \($0 * step)}" }.joined(separator: ",") + "}"
+        _ = try await request(port, "PUT", "/room.json?print=silent", body: room)
+    }
+
     /// How many streams share each window the server keeps.
     static func shares(_ server: LiveServer) -> [Int] {
         server.core.lock.withLock { server.core.listeners.windowShares }
@@ -34,8 +40,7 @@ struct SharedWindowTests {
     func sharedWindow() async throws {
         try await withServer { server in
             let p = server.port
-            let room = "{" + (0..<20).map { "\"c\($0)\": {\"score\": \($0)}" }.joined(separator: ",") + "}"
-            _ = try await request(p, "PUT", "/room.json?print=silent", body: room)
+            try await Self.fillRoom(p, children: 20, step: 1)
 
             var a: EventReader? = try await EventReader(port: p, Self.query)
             var mirrorA = StreamPreparationTests.Mirror()
@@ -82,8 +87,7 @@ struct SharedWindowTests {
         let location: DatabasePath = "room"
         try await withServer { server in
             let p = server.port
-            let room = "{" + (0..<40).map { "\"c\($0)\": {\"score\": \($0 * 2)}" }.joined(separator: ",") + "}"
-            _ = try await request(p, "PUT", "/room.json?print=silent", body: room)
+            try await Self.fillRoom(p, children: 40, step: 2)
             var streams: [EventReader] = []
             for query in queries {
                 let stream = try await EventReader(port: p, "/room.json?" + query)
@@ -118,8 +122,7 @@ struct SharedWindowTests {
     func manyStreamsOneQuery() async throws {
         try await withServer { server in
             let p = server.port
-            let room = "{" + (0..<50).map { "\"c\($0)\": {\"score\": \($0)}" }.joined(separator: ",") + "}"
-            _ = try await request(p, "PUT", "/room.json?print=silent", body: room)
+            try await Self.fillRoom(p, children: 50, step: 1)
             var streams: [(EventReader, StreamPreparationTests.Mirror)] = []
             for i in 0..<8 {
                 // Each stream joins after a write the others were told of.
