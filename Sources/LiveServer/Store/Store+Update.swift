@@ -16,7 +16,9 @@ extension Store {
     /// "a/.priority": 2}` is refused.
     /// - Returns: One write per member that is no priority, at its absolute
     ///   path, in key order of the paths; then one per priority that
-    ///   changes, deepest first. An empty object writes nothing.
+    ///   changes, deepest first, with the node it leaves. A write held whole
+    ///   by a later one (below a node whose priority is set) is left out.
+    ///   An empty object writes nothing.
     /// - Throws: ``StoreError`` (400) for a body that is not an object, a
     ///   bad path, overlapping paths or bad data in any member; nothing is
     ///   changed then.
@@ -65,10 +67,27 @@ extension Store {
             writes.append(Write(path: absolute, node: node))
         }
         apply(writes)
+        guard !priorities.isEmpty else { return writes }
         // Priorities last, deepest first: each node as the writes below it left it.
         for (absolute, priority) in priorities.sorted(by: { $0.path.depth > $1.path.depth }) {
             writes += setPriority(priority, of: absolute)
         }
-        return writes
+        return Self.withoutContained(writes)
+    }
+
+    /// `writes` less those a later write holds whole (a write below a node
+    /// whose priority a later write sets), so that the journal and the
+    /// streams get each change once, as one value.
+    /// - Complexity: O(w · d) for w writes of depth d.
+    private static func withoutContained(_ writes: [Write]) -> [Write] {
+        var later = Set<DatabasePath>()
+        var kept: [Write] = []
+        for write in writes.reversed() {
+            let keys = write.path.keys
+            let held = (0..<keys.count).contains { later.contains(DatabasePath(uncheckedKeys: Array(keys[..<$0]))) }
+            if !held { kept.append(write) }
+            later.insert(write.path)
+        }
+        return kept.reversed()
     }
 }
