@@ -33,6 +33,9 @@ struct ListenerRegistry {
 
     var isEmpty: Bool { byID.isEmpty }
 
+    /// How many streams are open.
+    var count: Int { byID.count }
+
     /// How many shared windows are kept, and how many streams share each.
     var windowShares: [Int] { windows.values.map(\.streams).sorted() }
 
