@@ -43,16 +43,6 @@ extension ServerCore {
                 throw StoreError(status: 405, message: "A priority (.priority) is read with GET, set with PUT and removed with DELETE (got \(RequestTarget.shown(method))).")
             }
         }
-        if target.isPriority && (method == "GET" || method == "HEAD") {
-            lock.lock()
-            guard isAuthorized(token) else {
-                lock.unlock()
-                throw ServerCore.permissionDenied
-            }
-            let node = store.get(target.path)
-            lock.unlock()
-            return Self.readPriority(of: node, options: options, headers: request.headers)
-        }
         switch method {
         case "GET", "HEAD":
             // The value is taken under the lock (a copy-on-write reference);
@@ -66,10 +56,15 @@ extension ServerCore {
             // A limited query some streams listen to is answered from their window.
             let window = query.flatMap { $0.limit != nil ? listeners.window(at: target.path, $0)?.ordered() : nil }
             lock.unlock()
+            if target.isPriority {
+                return Self.conditional(on: node, request.headers) {
+                    options.silent ? RESTResponse(status: .noContent) : .json(node.priority?.jsonValue ?? .null)
+                }
+            }
             return Self.read(node, query: query, window: window, options: options, headers: request.headers)
         case "PUT", "PATCH", "POST", "DELETE":
             // Read before the lock: a large body holds up no one else.
-            let json = target.isPriority ? try Self.readPriority(method, request)
+            let json = target.isPriority ? try Self.priorityBody(method, request)
                                          : try Self.readBody(method, request, at: target.path)
             lock.lock()
             defer { lock.unlock() }
@@ -132,22 +127,8 @@ extension ServerCore {
         }
     }
 
-    /// The response to a read of the priority of `node`. Its ETag is the
-    /// node's: a conditional write at the priority compares the node's.
-    private static func readPriority(of node: DataNode, options: RequestOptions, headers: HTTPHeaders) -> RESTResponse {
-        let wantsTag = headers.first(name: "x-firebase-etag") == "true"
-        let wanted = headers.first(name: "if-none-match")
-        let etag = wantsTag || wanted != nil ? Store.etag(of: node) : ""
-        if let wanted, wanted == etag {
-            return RESTResponse(status: .notModified, headers: [("ETag", etag)])
-        }
-        var response = options.silent ? RESTResponse(status: .noContent) : .json(node.priority?.jsonValue ?? .null)
-        if wantsTag { response.headers.append(("ETag", etag)) }
-        return response
-    }
-
     /// The value a write at a priority carries (`null` for DELETE), as JSON.
-    private static func readPriority(_ method: String, _ request: RESTRequest) throws(StoreError) -> WrittenValue {
+    private static func priorityBody(_ method: String, _ request: RESTRequest) throws(StoreError) -> WrittenValue {
         guard method != "DELETE" else { return .json(.null) }
         do {
             return .json(try JSONValue(parsingUTF8: request.body[..<request.bodyLength]))
@@ -161,24 +142,27 @@ extension ServerCore {
     ///   keep it (see ``ListenerRegistry``); else the window is computed.
     private static func read(_ node: DataNode, query: DatabaseQuery?, window: [(key: Key, node: DataNode)]?,
                              options: RequestOptions, headers: HTTPHeaders) -> RESTResponse {
+        conditional(on: node, headers) {
+            if options.silent { return RESTResponse(status: .noContent) }
+            if options.shallow { return .json(node.shallowJSON()) }
+            if let window { return .json(text: JSONTextChunks(members: window, export: options.export)) }
+            if let query { return .json(text: query.text(of: node, export: options.export)) }
+            return .json(text: JSONTextChunks(node, export: options.export))
+        }
+    }
+
+    /// A read's response under `X-Firebase-ETag` and `if-none-match`, whose
+    /// tag is `node`'s (a priority's too): 304 when the tag asked for is
+    /// current, else `answer()` with the tag when asked.
+    private static func conditional(on node: DataNode, _ headers: HTTPHeaders,
+                                    _ answer: () -> RESTResponse) -> RESTResponse {
         let wantsTag = headers.first(name: "x-firebase-etag") == "true"
         let wanted = headers.first(name: "if-none-match")
         let etag = wantsTag || wanted != nil ? Store.etag(of: node) : ""
         if let wanted, wanted == etag {
             return RESTResponse(status: .notModified, headers: [("ETag", etag)])
         }
-        var response: RESTResponse
-        if options.silent {
-            response = RESTResponse(status: .noContent)
-        } else if options.shallow {
-            response = .json(node.shallowJSON())
-        } else if let window {
-            response = .json(text: JSONTextChunks(members: window, export: options.export))
-        } else if let query {
-            response = .json(text: query.text(of: node, export: options.export))
-        } else {
-            response = .json(text: JSONTextChunks(node, export: options.export))
-        }
+        var response = answer()
         if wantsTag { response.headers.append(("ETag", etag)) }
         return response
     }

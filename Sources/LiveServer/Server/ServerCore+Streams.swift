@@ -69,10 +69,10 @@ extension ServerCore {
                 return .started(listener)
             }
             listener.startPreparing()
-            if shared != nil {
+            if let shared {
                 // Another stream keeps this window up to date: no read of the location.
-                let window = listeners.attach(listener, preparing: ListenerWindow(filtering!, of: node))
-                listener.deliverFirst(window.firstPut(export: export))
+                listeners.attach(listener, preparing: shared)
+                listener.deliverFirst(shared.firstPut(export: export))
             } else if let filtering {
                 prepareWindow(listener, filtering, from: node, export: export, attempt: 1)
             } else {
