@@ -82,6 +82,45 @@ class LiveServerTests(unittest.TestCase):
                 want = window(stored, order, kw.get("start"), kw.get("end"), kw.get("equal"), kw.get("first"), kw.get("last"))
                 self.assertEqual(got, want, "seed %d round %d order %s %r" % (SEED, round_, order, kw))
 
+    def test_queries_across_child_writes(self):
+        # The server keeps an index per order for repeated queries: children
+        # written one at a time (below the location) update it, and every
+        # answer must still be the model's.
+        rng = random.Random(SEED + 1)
+        names = ["a", "b", "Z", "_", "10", "9", "007", "7", "-1", "x y", "é", "😀", "2147483648", "k1", "k2"]
+        scalars = [False, True, -1, 0, 2.5, 10, "", "a", "B", "😀"]
+        ref = db.reference("/qi")
+        ref.set({name: {"n": rng.choice(scalars)} for name in names})
+        for round_ in range(40):
+            name = rng.choice(names)
+            roll = rng.random()
+            if roll < 0.2:
+                ref.child(name).delete()
+            elif roll < 0.6:
+                ref.child(name).update({"n": rng.choice(scalars)})
+            elif roll < 0.8:
+                ref.child(name).set(rng.choice(scalars))
+            else:
+                ref.child(name).child("n").set(rng.choice(scalars))
+            stored = ref.get() or {}
+            for order in ["n", "$key", "$value"]:
+                q = ref.order_by_key() if order == "$key" else ref.order_by_value() if order == "$value" else ref.order_by_child("n")
+                kw = {}
+                pool = names if order == "$key" else scalars
+                if rng.random() < 0.5:
+                    kw["start"] = rng.choice(pool)
+                    q = q.start_at(kw["start"])
+                if rng.random() < 0.3:
+                    kw["end"] = rng.choice(pool)
+                    q = q.end_at(kw["end"])
+                kind = rng.choice(["first", "last"])
+                kw[kind] = rng.randint(1, 5)
+                q = q.limit_to_first(kw[kind]) if kind == "first" else q.limit_to_last(kw[kind])
+                want = window(stored, order, kw.get("start"), kw.get("end"), None, kw.get("first"), kw.get("last"))
+                for attempt in range(2):
+                    got = set(q.get() or {})
+                    self.assertEqual(got, want, "seed %d round %d order %s %r read %d" % (SEED, round_, order, kw, attempt))
+
     def test_transactions(self):
         # No update is lost: 4 threads each commit 10 increments.
         # firebase-admin gives up after 25 conflicting tries

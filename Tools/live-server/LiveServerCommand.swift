@@ -49,6 +49,10 @@ struct LiveServerCommand: AsyncParsableCommand {
             help: "The most connections served at once, streams included (0: from the descriptor limit).")
     var maxConnections = 0
 
+    @Option(name: .customLong("query-indexes"),
+            help: "The most indexes kept for reads with a limit or bounds, one per location and order (0: none).")
+    var queryIndexes = 4
+
     @Flag(name: .customLong("allow-remote-open"),
           help: "Serve a non-loopback address without tokens: everyone who can reach it may read and write.")
     var allowRemoteOpen = false
@@ -71,6 +75,7 @@ struct LiveServerCommand: AsyncParsableCommand {
         guard maxConnections >= 0 else { throw ValidationError("--max-connections must be 0 or more.") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard bufferLimit > 0 else { throw ValidationError("--buffer-limit must be positive.") }
+        guard queryIndexes >= 0 else { throw ValidationError("--query-indexes must be 0 or more.") }
     }
 
     func run() async throws {
@@ -86,6 +91,7 @@ struct LiveServerCommand: AsyncParsableCommand {
         configuration.listenerBufferLimit = bufferLimit
         configuration.requestTimeout = .milliseconds(Int64(requestTimeout * 1000))
         configuration.maxConnections = maxConnections
+        configuration.queryIndexLimit = queryIndexes
         configuration.allowsRemoteOpenAccess = allowRemoteOpen
         configuration.servesConsole = console
         let server: LiveServer

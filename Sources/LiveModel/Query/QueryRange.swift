@@ -34,16 +34,30 @@ package struct QueryRange: Sendable {
     /// Whether the child `(sortValue, key)` is inside both bounds.
     /// - Complexity: O(1) comparisons.
     package func contains(_ sortValue: SortValue, _ key: Key) -> Bool {
-        if let start {
-            let c = compare(sortValue, key, start)
-            if start.isInclusive ? c < 0 : c <= 0 { return false }
-        }
-        if let end {
-            let c = compare(sortValue, key, end)
-            if end.isInclusive ? c > 0 : c >= 0 { return false }
-        }
-        return true
+        !isBeforeStart(sortValue, key) && !isAfterEnd(sortValue, key)
     }
+
+    /// Whether the child `(sortValue, key)` comes before the start bound.
+    /// Monotone in query order: true for a prefix of any ordered children.
+    /// - Complexity: O(1) comparisons.
+    package func isBeforeStart(_ sortValue: SortValue, _ key: Key) -> Bool {
+        guard let start else { return false }
+        let c = compare(sortValue, key, start)
+        return start.isInclusive ? c < 0 : c <= 0
+    }
+
+    /// Whether the child `(sortValue, key)` comes after the end bound.
+    /// Monotone in query order: true for a suffix of any ordered children.
+    /// - Complexity: O(1) comparisons.
+    package func isAfterEnd(_ sortValue: SortValue, _ key: Key) -> Bool {
+        guard let end else { return false }
+        let c = compare(sortValue, key, end)
+        return end.isInclusive ? c > 0 : c >= 0
+    }
+
+    /// Whether the query has a start bound, and an end bound.
+    package var hasStart: Bool { start != nil }
+    package var hasEnd: Bool { end != nil }
 
     /// The child against a bound: a bound without a key compares equal to
     /// every child with its value, so `startAt(v)` takes them all and

@@ -22,6 +22,15 @@ public struct LiveServerConfiguration: Sendable {
     /// Bytes a stream may have waiting to be sent; past it the listener is
     /// disconnected (it can reconnect and resync).
     public var listenerBufferLimit = 8 << 20
+    /// The most order indexes kept for `GET`s with a limit or bounds that
+    /// no stream keeps a window of: one per (location, order) read, the
+    /// least recently read going first; 0 keeps none. The first such read
+    /// in an order at a location reads every child, as without an index,
+    /// while the index is built beside it (O(n log n)); the next ones,
+    /// whatever their bounds and limit, cost O(log² n + k) for k children
+    /// answered. An index holds each child's key and sort value: about
+    /// 80 bytes a child (80 MB for a million).
+    public var queryIndexLimit = 4
     /// Largest request body accepted; a larger one is refused (413) from
     /// its `Content-Length`, before it is read.
     public var maxRequestBytes = 256 << 20

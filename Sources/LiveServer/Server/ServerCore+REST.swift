@@ -1,5 +1,6 @@
 // ServerCore+REST.swift — GET, PUT, PATCH, POST and DELETE on the data.
 
+import Dispatch
 import LiveModel
 import NIOHTTP1
 
@@ -53,9 +54,21 @@ extension ServerCore {
                 throw ServerCore.permissionDenied
             }
             let node = store.get(target.path)
-            // A limited query some streams listen to is answered from their window.
-            let window = query.flatMap { $0.limit != nil ? listeners.window(at: target.path, $0)?.ordered() : nil }
+            // A limited query some streams listen to is answered from their
+            // window; else a query with a limit or bounds from the index
+            // kept for its order. Without one, this read reads every child
+            // while the index is built beside it, for the next reads.
+            var window = query.flatMap { $0.limit != nil ? listeners.window(at: target.path, $0)?.ordered() : nil }
+            var builds = false
+            if window == nil, let query {
+                switch reads.lookup(query, at: target.path, in: node) {
+                case .answered(let found): window = found
+                case .build: builds = true
+                case .scan: break
+                }
+            }
             lock.unlock()
+            if builds, let query { buildIndex(query.order, at: target.path, from: node) }
             if target.isPriority {
                 return Self.conditional(on: node, request.headers) {
                     options.silent ? RESTResponse(status: .noContent) : .json(node.priority?.jsonValue ?? .null)
@@ -137,9 +150,22 @@ extension ServerCore {
         }
     }
 
+    /// Builds the index of the children of `node`, the value at `path`, in
+    /// `order`, away from the request and the lock, and keeps it (see
+    /// ``ReadIndexes/keep(_:at:in:)``).
+    private func buildIndex(_ order: QueryOrder, at path: DatabasePath, from node: DataNode) {
+        indexBuilds.enter()
+        DispatchQueue.global(qos: .utility).async { [self] in
+            let index = OrderIndex(order, of: node)
+            lock.withLock { reads.keep(index, at: path, in: store.get(path)) }
+            indexBuilds.leave()
+        }
+    }
+
     /// The response to a read of `node`. Needs no lock: `node` is a value.
     /// - Parameter window: The query's window over `node`, when streams
-    ///   keep it (see ``ListenerRegistry``); else the window is computed.
+    ///   keep it (see ``ListenerRegistry``) or an index of its order does
+    ///   (see ``ReadIndexes``); else the window is computed.
     private static func read(_ node: DataNode, query: DatabaseQuery?, window: [(key: Key, node: DataNode)]?,
                              options: RequestOptions, headers: HTTPHeaders) -> RESTResponse {
         conditional(on: node, headers) {

@@ -131,7 +131,8 @@ extension ServerCore {
     }
 
     /// Tells every stream `mutation` concerns the events it causes for it,
-    /// in the order the streams were added. Under `lock`.
+    /// in the order the streams were added, and the indexes kept for reads
+    /// what it changed. Under `lock`.
     ///
     /// Streams at one location in one format get the same events, made
     /// once: plain ones, and those whose query is an order alone; a window
@@ -140,6 +141,7 @@ extension ServerCore {
     /// - Complexity: O(w · d + c log c) to find the c streams concerned (see
     ///   ``ListenerRegistry/concerned(by:)``), plus the events made.
     func publish(_ mutation: Mutation) {
+        reads.takeIn(mutation, store: store)
         guard !listeners.isEmpty else { return }
         var plain: [DatabasePath: [Bool: [FramedEvent]]] = [:]
         var ordered: [DatabasePath: [Bool: [FramedEvent]]] = [:]

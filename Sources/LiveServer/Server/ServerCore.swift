@@ -29,6 +29,8 @@ final class ServerCore: @unchecked Sendable {
     var pushIDs = PushIDGenerator()
     let journal: Journal?
     var listeners = ListenerRegistry()
+    /// The order indexes kept for queries no stream keeps a window of.
+    var reads: ReadIndexes
     var nextListenerID = 1
     var tokens: Set<String>?
     /// Tokens refused even in open mode (revoked, or whose access ended).
@@ -38,6 +40,8 @@ final class ServerCore: @unchecked Sendable {
     var compacting = false
     /// The compactions running in the background (at most one).
     let compactions = DispatchGroup()
+    /// The order indexes being built for reads (tests wait for them).
+    let indexBuilds = DispatchGroup()
     /// Called on the compaction's thread before it writes (tests hold it).
     var compactionGate: (@Sendable () -> Void)?
 
@@ -48,6 +52,7 @@ final class ServerCore: @unchecked Sendable {
         connections = ConnectionLimit(capacity: configuration.maxConnections > 0
                                       ? configuration.maxConnections : Self.connectionCapacity())
         tokens = configuration.tokens
+        reads = ReadIndexes(capacity: configuration.queryIndexLimit)
         if let file = configuration.dataFile {
             let journal = Journal(file: file)
             store = try journal.load()

@@ -1,0 +1,143 @@
+// ReadIndexes.swift — the order indexes a server keeps for REST queries
+// that no stream keeps a window of.
+
+import LiveModel
+
+/// The ``OrderIndex``es kept for reads: one per (location, order) a `GET`
+/// with a limit or bounds asked for, so that the next such read in that
+/// order at that location, whatever its bounds and limit, costs
+/// O(log² n + k) instead of a read of every child.
+///
+/// The first read of a (location, order) reads every child, as a read
+/// without an index does, while its index is built beside it, off the lock,
+/// from the value it read (O(n log n), about twice that read: building it
+/// first would make that read wait for it). Writes made meanwhile are
+/// remembered and caught up when the index is kept (one at or above the
+/// location, or more than ``catchUpLimit`` children written below it,
+/// drops the build). A kept index takes in every write below its location
+/// in O(t log n); a write at or above it drops it (the next read builds it
+/// again), so that replacing a large location costs no rebuild under the
+/// lock. At most `capacity` are kept, the least recently read going first.
+///
+/// Not thread-safe: guarded by the server's lock.
+struct ReadIndexes {
+    private struct Slot: Hashable {
+        let path: DatabasePath
+        let order: QueryOrder
+    }
+
+    /// What was written at a location while its index was built.
+    private enum Meanwhile {
+        /// The children written below it.
+        case touched(Set<Key>)
+        /// A write at or above it, or too many below it: the build is dropped.
+        case replaced
+    }
+
+    private struct Kept {
+        let index: OrderIndex
+        var lastRead: UInt64
+    }
+
+    /// The most children written below a location while its index is built
+    /// that are caught up when it is kept.
+    static let catchUpLimit = 10_000
+
+    /// The most indexes kept; 0 keeps none.
+    let capacity: Int
+    private var kept: [Slot: Kept] = [:]
+    private var building: [Slot: Meanwhile] = [:]
+    private var clock: UInt64 = 0
+
+    init(capacity: Int) {
+        self.capacity = max(0, capacity)
+    }
+
+    /// How many indexes are kept, and how many are being built.
+    var count: (kept: Int, building: Int) { (kept.count, building.count) }
+
+    /// What a read of a query can do.
+    enum Lookup {
+        /// Its answer, from a kept index.
+        case answered([(key: Key, node: DataNode)])
+        /// Answer from the value read, and build the index of its order from
+        /// that value, then hand it to ``keep(_:at:in:)``.
+        case build
+        /// Answer from the value read (no index is kept, or one is being
+        /// built by another read).
+        case scan
+    }
+
+    /// How to answer `query` at `path`, whose value is `parent`: from a kept
+    /// index in its order, by building one, or by reading every child.
+    /// Only a query with a limit or bounds uses an index.
+    /// - Complexity: O(1) on average; from a kept index, that of
+    ///   ``OrderIndex/keys(of:)``.
+    mutating func lookup(_ query: DatabaseQuery, at path: DatabasePath, in parent: DataNode) -> Lookup {
+        guard capacity > 0, query.filters else { return .scan }
+        let slot = Slot(path: path, order: query.order)
+        if let found = kept[slot] {
+            clock += 1
+            kept[slot]!.lastRead = clock
+            return .answered(found.index.window(of: query, in: parent))
+        }
+        guard building[slot] == nil else { return .scan }
+        building[slot] = .touched([])
+        return .build
+    }
+
+    /// Keeps `index`, built from the value at `path` when ``lookup(_:at:in:)``
+    /// said to build it, after catching up the writes made meanwhile from
+    /// `parent`, the value there now; unless the build was dropped.
+    /// Evicts the least recently read index beyond the capacity.
+    /// - Complexity: O(t log n) for t children written meanwhile, plus
+    ///   O(capacity) to evict.
+    mutating func keep(_ index: OrderIndex, at path: DatabasePath, in parent: DataNode) {
+        let slot = Slot(path: path, order: index.order)
+        guard case .touched(let touched)? = building.removeValue(forKey: slot) else { return }
+        index.update(touched, in: parent)
+        clock += 1
+        kept[slot] = Kept(index: index, lastRead: clock)
+        while kept.count > capacity, let oldest = kept.min(by: { $0.value.lastRead < $1.value.lastRead }) {
+            kept[oldest.key] = nil
+        }
+    }
+
+    /// Takes in an applied `mutation`, whose result is in `store`: kept
+    /// indexes below its writes update, those at or below a write go, and
+    /// builds under way remember what it wrote.
+    /// - Complexity: O((kept + building) · w) for w writes, plus
+    ///   O(t log n) for each index with t children written below it.
+    mutating func takeIn(_ mutation: Mutation, store: Store) {
+        for (slot, meanwhile) in building {
+            guard case .touched(var touched) = meanwhile else { continue }
+            switch Self.children(of: slot.path, writtenBy: mutation) {
+            case nil:
+                building[slot] = .replaced
+            case let keys? where !keys.isEmpty:
+                touched.formUnion(keys)
+                building[slot] = touched.count > Self.catchUpLimit ? .replaced : .touched(touched)
+            default:
+                break
+            }
+        }
+        for (slot, found) in kept {
+            switch Self.children(of: slot.path, writtenBy: mutation) {
+            case nil: kept[slot] = nil
+            case let keys? where !keys.isEmpty: found.index.update(keys, in: store.get(slot.path))
+            default: break
+            }
+        }
+    }
+
+    /// The children of `location` that `mutation` writes at or below; nil
+    /// when it writes at or above the location.
+    private static func children(of location: DatabasePath, writtenBy mutation: Mutation) -> [Key]? {
+        var keys: [Key] = []
+        for write in mutation.writes {
+            if location.starts(with: write.path) { return nil }
+            if write.path.starts(with: location) { keys.append(write.path.keys[location.depth]) }
+        }
+        return keys
+    }
+}
