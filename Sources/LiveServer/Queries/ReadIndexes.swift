@@ -9,12 +9,12 @@ import LiveModel
 /// O(log² n + k) instead of a read of every child.
 ///
 /// The first read of a (location, order) reads every child, as a read
-/// without an index does, while its index is built beside it, off the lock,
-/// from the value it read (O(n log n), about twice that read: building it
-/// first would make that read wait for it). Writes made meanwhile are
-/// remembered and caught up when the index is kept (one at or above the
-/// location, or more than ``catchUpLimit`` children written below it,
-/// drops the build). A kept index takes in every write below its location
+/// without an index does; then its index is built in the background, off
+/// the lock, from the value it read (O(n log n), about twice that read:
+/// building it first would make the read wait for it). Writes made
+/// meanwhile are remembered and caught up when the index is kept (one at
+/// or above the location, or more than ``catchUpLimit`` children written
+/// below it, drops the build). A kept index takes in every write below its location
 /// in O(t log n); a write at or above it drops it (the next read builds it
 /// again), so that replacing a large location costs no rebuild under the
 /// lock. At most `capacity` are kept, the least recently read going first.

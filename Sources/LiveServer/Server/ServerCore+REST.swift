@@ -56,8 +56,8 @@ extension ServerCore {
             let node = store.get(target.path)
             // A limited query some streams listen to is answered from their
             // window; else a query with a limit or bounds from the index
-            // kept for its order. Without one, this read reads every child
-            // while the index is built beside it, for the next reads.
+            // kept for its order. Without one, this read reads every child,
+            // then has the index built for the next reads.
             var window = query.flatMap { $0.limit != nil ? listeners.window(at: target.path, $0)?.ordered() : nil }
             var builds = false
             if window == nil, let query {
@@ -68,13 +68,15 @@ extension ServerCore {
                 }
             }
             lock.unlock()
-            if builds, let query { buildIndex(query.order, at: target.path, from: node) }
             if target.isPriority {
                 return Self.conditional(on: node, request.headers) {
                     options.silent ? RESTResponse(status: .noContent) : .json(node.priority?.jsonValue ?? .null)
                 }
             }
-            return Self.read(node, query: query, window: window, options: options, headers: request.headers)
+            let response = Self.read(node, query: query, window: window, options: options, headers: request.headers)
+            // Built once this read has its answer, not against it.
+            if builds, let query { buildIndex(query.order, at: target.path, from: node) }
+            return response
         case "PUT", "PATCH", "POST", "DELETE":
             // Read before the lock: a large body holds up no one else.
             let json = target.isPriority ? try Self.priorityBody(method, request)
