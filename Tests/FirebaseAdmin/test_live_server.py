@@ -90,7 +90,10 @@ class LiveServerTests(unittest.TestCase):
         names = ["a", "b", "Z", "_", "10", "9", "007", "7", "-1", "x y", "é", "😀", "2147483648", "k1", "k2"]
         scalars = [False, True, -1, 0, 2.5, 10, "", "a", "B", "😀"]
         ref = db.reference("/qi")
-        ref.set({name: {"n": rng.choice(scalars)} for name in names})
+        # Enough children for the server to index the location (1,000).
+        data = {"f%04d" % i: {"n": rng.choice(scalars)} for i in range(1000)}
+        data.update({name: {"n": rng.choice(scalars)} for name in names})
+        ref.set(data)
         for round_ in range(40):
             name = rng.choice(names)
             roll = rng.random()

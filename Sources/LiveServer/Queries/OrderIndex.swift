@@ -58,30 +58,39 @@ final class OrderIndex {
         }
     }
 
-    /// The keys `query` (in ``order``) selects, in query order: its bounds
-    /// as positions, then its limit.
-    /// - Complexity: O(log² n) to find the bounds, then O(k) for the k keys
-    ///   returned.
-    func keys(of query: DatabaseQuery) -> [Key] {
+    /// The positions of the children `query` (in ``order``) selects: its
+    /// bounds as positions, then its limit.
+    /// - Complexity: O(log² n).
+    func positions(of query: DatabaseQuery) -> Range<Int> {
         precondition(query.order == order, "OrderIndex: a query in another order")
         let range = QueryRange(query)
         let count = index.count
         let low = range.hasStart ? partition(0, count) { range.isBeforeStart($0, $1) } : 0
         let high = range.hasEnd ? partition(low, count) { !range.isAfterEnd($0, $1) } : count
-        var window = low..<high
         switch query.limit {
-        case .first(let n)?: window = low..<min(high, low + max(n, 0))
-        case .last(let n)?: window = max(low, high - max(n, 0))..<high
-        case nil: break
+        case .first(let n)?: return low..<min(high, low + max(n, 0))
+        case .last(let n)?: return max(low, high - max(n, 0))..<high
+        case nil: return low..<high
         }
+    }
+
+    /// The keys at `positions`, in order.
+    /// - Complexity: O(log n + k) for k positions.
+    func keys(at positions: Range<Int>) -> [Key] {
         var keys: [Key] = []
-        guard !window.isEmpty else { return keys }
-        keys.reserveCapacity(window.count)
-        index.forEachEntry(from: window.lowerBound) { _, key, _ in
-            keys.append(key)
-            return keys.count < window.count
+        guard !positions.isEmpty else { return keys }
+        keys.reserveCapacity(positions.count)
+        index.forEachID(from: positions.lowerBound) { id in
+            keys.append(index.key(of: id))
+            return keys.count < positions.count
         }
         return keys
+    }
+
+    /// The keys `query` (in ``order``) selects, in query order.
+    /// - Complexity: O(log² n + k) for the k keys returned.
+    func keys(of query: DatabaseQuery) -> [Key] {
+        keys(at: positions(of: query))
     }
 
     /// The answer of `query` over `parent`, the location's value the index

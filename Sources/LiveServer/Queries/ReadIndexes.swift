@@ -42,6 +42,14 @@ struct ReadIndexes {
     /// The most children written below a location while its index is built
     /// that are caught up when it is kept.
     static let catchUpLimit = 10_000
+    /// The most children an answer from an index takes (under the lock);
+    /// a larger one is read from the value, off the lock.
+    static let answerLimit = 10_000
+    /// The fewest children a location needs for an index, by default:
+    /// reading fewer costs less than a millisecond.
+    static let smallestIndexedByDefault = 1_000
+    /// The most indexes built at once.
+    static let buildsAtOnce = 2
 
     /// The most indexes kept; 0 keeps none.
     let capacity: Int
@@ -49,8 +57,12 @@ struct ReadIndexes {
     private var building: [Slot: Meanwhile] = [:]
     private var clock: UInt64 = 0
 
-    init(capacity: Int) {
+    /// The fewest children a location needs for an index.
+    let smallestIndexed: Int
+
+    init(capacity: Int, smallestIndexed: Int = Self.smallestIndexedByDefault) {
         self.capacity = max(0, capacity)
+        self.smallestIndexed = smallestIndexed
     }
 
     /// How many indexes are kept, and how many are being built.
@@ -70,18 +82,25 @@ struct ReadIndexes {
 
     /// How to answer `query` at `path`, whose value is `parent`: from a kept
     /// index in its order, by building one, or by reading every child.
-    /// Only a query with a limit or bounds uses an index.
-    /// - Complexity: O(1) on average; from a kept index, that of
-    ///   ``OrderIndex/keys(of:)``.
+    /// Only a query with a limit or bounds uses an index; an answer of more
+    /// than ``answerLimit`` children is read from the value; a location
+    /// known to hold fewer than ``smallestIndexed`` children gets no index,
+    /// and no more than ``buildsAtOnce`` are built at once.
+    /// - Complexity: O(1) on average; from a kept index, O(log² n + k) for
+    ///   the k children answered.
     mutating func lookup(_ query: DatabaseQuery, at path: DatabasePath, in parent: DataNode) -> Lookup {
         guard capacity > 0, query.filters else { return .scan }
         let slot = Slot(path: path, order: query.order)
         if let found = kept[slot] {
             clock += 1
             kept[slot]!.lastRead = clock
-            return .answered(found.index.window(of: query, in: parent))
+            let positions = found.index.positions(of: query)
+            guard positions.count <= Self.answerLimit else { return .scan }
+            return .answered(found.index.keys(at: positions).map { ($0, parent.child($0)) })
         }
-        guard building[slot] == nil else { return .scan }
+        guard building[slot] == nil, building.count < Self.buildsAtOnce else { return .scan }
+        // A node kept as text does not count its children cheaply: it is indexed.
+        if case .children(let children) = parent.value, children.count < smallestIndexed { return .scan }
         building[slot] = .touched([])
         return .build
     }
@@ -104,19 +123,22 @@ struct ReadIndexes {
     }
 
     /// Takes in an applied `mutation`, whose result is in `store`: kept
-    /// indexes below its writes update, those at or below a write go, and
-    /// builds under way remember what it wrote.
+    /// indexes of locations it writes below update, those of locations at
+    /// or below one of its writes go, and builds under way remember what it
+    /// wrote.
     /// - Complexity: O((kept + building) · w) for w writes, plus
     ///   O(t log n) for each index with t children written below it.
     mutating func takeIn(_ mutation: Mutation, store: Store) {
-        for (slot, meanwhile) in building {
-            guard case .touched(var touched) = meanwhile else { continue }
+        for slot in Array(building.keys) {
+            guard case .touched = building[slot] else { continue }
             switch Self.children(of: slot.path, writtenBy: mutation) {
             case nil:
                 building[slot] = .replaced
             case let keys? where !keys.isEmpty:
+                // Taken out before it grows, so that the set is not copied.
+                guard case .touched(var touched)? = building.updateValue(.replaced, forKey: slot) else { continue }
                 touched.formUnion(keys)
-                building[slot] = touched.count > Self.catchUpLimit ? .replaced : .touched(touched)
+                if touched.count <= Self.catchUpLimit { building[slot] = .touched(touched) }
             default:
                 break
             }

@@ -23,8 +23,9 @@ public struct LiveServerConfiguration: Sendable {
     /// disconnected (it can reconnect and resync).
     public var listenerBufferLimit = 8 << 20
     /// The most order indexes kept for `GET`s with a limit or bounds that
-    /// no stream keeps a window of: one per (location, order) read, the
-    /// least recently read going first; 0 keeps none. The first such read
+    /// no stream keeps a window of: one per (location of 1,000 children or
+    /// more, order) read, the least recently read going first; 0 keeps
+    /// none. The first such read
     /// in an order at a location reads every child, as without an index,
     /// while the index is built beside it (O(n log n)); the next ones,
     /// whatever their bounds and limit, cost O(log² n + k) for k children

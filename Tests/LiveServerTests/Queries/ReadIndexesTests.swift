@@ -37,7 +37,7 @@ struct ReadIndexesTests {
     @Test("a build catches up the writes below the location made meanwhile")
     func catchUp() throws {
         var store = try Self.store()
-        var reads = ReadIndexes(capacity: 4)
+        var reads = ReadIndexes(capacity: 4, smallestIndexed: 0)
         let query = try Self.query(Self.byScore)
         let read = store.get(Self.room)
         guard case .build = reads.lookup(query, at: Self.room, in: read) else { Issue.record("no build"); return }
@@ -59,7 +59,7 @@ struct ReadIndexesTests {
     @Test("a write at or above the location drops a build under way and a kept index")
     func replaced() throws {
         var store = try Self.store()
-        var reads = ReadIndexes(capacity: 4)
+        var reads = ReadIndexes(capacity: 4, smallestIndexed: 0)
         let query = try Self.query(Self.byScore)
         _ = reads.lookup(query, at: Self.room, in: store.get(Self.room))
         let index = OrderIndex(query.order, of: store.get(Self.room))
@@ -78,7 +78,10 @@ struct ReadIndexesTests {
         reads.takeIn(Mutation(base: .root, isMerge: false, writes: root), store: store)
         #expect(reads.count == (0, 0))
         // A write elsewhere changes nothing.
-        guard case .build = reads.lookup(query, at: Self.room, in: store.get(Self.room)) else { return }
+        guard case .build = reads.lookup(query, at: Self.room, in: store.get(Self.room)) else {
+            Issue.record("no build after a write above")
+            return
+        }
         reads.keep(OrderIndex(query.order, of: store.get(Self.room)), at: Self.room, in: store.get(Self.room))
         let elsewhere = try store.set("other", json: storeJSON("1"), now: 0)
         reads.takeIn(Mutation(base: "other", isMerge: false, writes: elsewhere), store: store)
@@ -88,7 +91,7 @@ struct ReadIndexesTests {
     @Test("more children written during a build than are caught up drop it")
     func tooManyMeanwhile() throws {
         let store = try Self.store()
-        var reads = ReadIndexes(capacity: 4)
+        var reads = ReadIndexes(capacity: 4, smallestIndexed: 0)
         let query = try Self.query(Self.byScore)
         _ = reads.lookup(query, at: Self.room, in: store.get(Self.room))
         let writes = (0...ReadIndexes.catchUpLimit).map {
@@ -103,7 +106,7 @@ struct ReadIndexesTests {
     func capacity() throws {
         let store = try Self.store()
         let room = store.get(Self.room)
-        var reads = ReadIndexes(capacity: 2)
+        var reads = ReadIndexes(capacity: 2, smallestIndexed: 0)
         let orders = ["\"score\"", "\"$key\"", "\"$value\""]
         let queries = try orders.map { try Self.query(["orderBy": $0, "limitToFirst": "1"]) }
         for query in queries.prefix(2) {
@@ -125,5 +128,38 @@ struct ReadIndexesTests {
         guard case .scan = reads.lookup(alone, at: Self.room, in: room) else { Issue.record("an order alone"); return }
         var none = ReadIndexes(capacity: 0)
         guard case .scan = none.lookup(queries[0], at: Self.room, in: room) else { Issue.record("capacity 0"); return }
+    }
+
+    @Test("no index for a small location, no more than two built at once, no answer of more than answerLimit children from one")
+    func limits() throws {
+        let store = try Self.store()
+        let room = store.get(Self.room)
+        var small = ReadIndexes(capacity: 4)
+        guard case .scan = small.lookup(try Self.query(Self.byScore), at: Self.room, in: room) else {
+            Issue.record("an index for 10 children")
+            return
+        }
+        var reads = ReadIndexes(capacity: 4, smallestIndexed: 0)
+        let orders = ["\"score\"", "\"$key\"", "\"$value\""]
+        let queries = try orders.map { try Self.query(["orderBy": $0, "limitToFirst": "1"]) }
+        guard case .build = reads.lookup(queries[0], at: Self.room, in: room),
+              case .build = reads.lookup(queries[1], at: Self.room, in: room),
+              case .scan = reads.lookup(queries[2], at: Self.room, in: room) else {
+            Issue.record("more than two builds at once")
+            return
+        }
+        var big = Store()
+        let many = (0...ReadIndexes.answerLimit).map { "\"k\($0)\": \($0)" }.joined(separator: ",")
+        _ = try big.set(Self.room, json: storeJSON("{" + many + "}"), now: 0)
+        let all = try Self.query(["orderBy": "\"$value\"", "startAt": "0"])
+        let some = try Self.query(["orderBy": "\"$value\"", "startAt": "0", "limitToFirst": "\(ReadIndexes.answerLimit)"])
+        var bigReads = ReadIndexes(capacity: 4)
+        _ = bigReads.lookup(all, at: Self.room, in: big.get(Self.room))
+        bigReads.keep(OrderIndex(.value, of: big.get(Self.room)), at: Self.room, in: big.get(Self.room))
+        guard case .scan = bigReads.lookup(all, at: Self.room, in: big.get(Self.room)) else {
+            Issue.record("answered more than answerLimit children under the lock")
+            return
+        }
+        #expect(Self.answer(bigReads.lookup(some, at: Self.room, in: big.get(Self.room)))?.count == ReadIndexes.answerLimit)
     }
 }
