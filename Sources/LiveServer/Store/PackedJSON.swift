@@ -34,7 +34,7 @@ struct PackedJSON: Sendable {
             case UInt8(ascii: "{"):
                 return nil
             case UInt8(ascii: "\""):
-                return .string(String(decoding: UnsafeBufferPointer(rebasing: p[(s + 1)..<(e - 1)]), as: UTF8.self))
+                return .string(PlainText.decodeString(p, s + 1, e - 1))
             case UInt8(ascii: "t"):
                 return .bool(true)
             case UInt8(ascii: "f"):

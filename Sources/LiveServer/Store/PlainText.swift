@@ -4,10 +4,13 @@ import LiveModel
 /// writes for the value it holds, so that it can be kept and sent as it is
 /// (see ``PackedJSON``).
 ///
-/// Plain text has no whitespace outside strings, no escape in any string,
-/// no `null`, no array, no empty object, no member named `.…`, no member
-/// given twice, no object whose keys would render it as an array, and only
-/// integers of at most 15 digits other than `-0`.
+/// Plain text has no whitespace outside strings, no escape in a member's
+/// name, in a string value only the escapes the server writes (`\"`, `\\`,
+/// `\n`, `\r`, `\t`, `\b`, `\f`, and `\u00xx` in lowercase for the other
+/// control characters; everything else as UTF-8), no `null`, no array, no
+/// empty object, no member named `.…`, no member given twice, no object
+/// whose keys would render it as an array, and only integers of at most 15
+/// digits other than `-0`.
 enum PlainText {
     /// Objects with more members are not checked for repeated names, and so
     /// are not plain.
@@ -20,7 +23,7 @@ enum PlainText {
         guard i < p.count else { return nil }
         switch p[i] {
         case UInt8(ascii: "\""):
-            return stringEnd(p, i)
+            return valueStringEnd(p, i)
         case UInt8(ascii: "t"):
             return i + 4
         case UInt8(ascii: "f"):
@@ -48,6 +51,84 @@ enum PlainText {
             }
         }
         return nil
+    }
+
+    /// One past the closing quote of the string value whose opening quote
+    /// is at `i`, or `nil` if it holds an escape the server does not write
+    /// (see ``JSONValue/writeString(_:to:)``). The text must be valid JSON.
+    static func valueStringEnd(_ p: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int? {
+        var j = i + 1
+        while j < p.count {
+            switch p[j] {
+            case UInt8(ascii: "\""):
+                return j + 1
+            case UInt8(ascii: "\\"):
+                guard j + 1 < p.count else { return nil }
+                switch p[j + 1] {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"),
+                     UInt8(ascii: "b"), UInt8(ascii: "f"):
+                    j += 2
+                case UInt8(ascii: "u"):
+                    guard let code = shortControl(p, j + 2) else { return nil }
+                    // These have a two-character form, which is what the server writes.
+                    guard ![0x08, 0x09, 0x0A, 0x0C, 0x0D].contains(code) else { return nil }
+                    j += 6
+                default:
+                    return nil
+                }
+            default:
+                j += 1
+            }
+        }
+        return nil
+    }
+
+    /// The control character `00xx` (lowercase hex) written at `p[i..<i+4]`,
+    /// or `nil` for any other text.
+    private static func shortControl(_ p: UnsafeBufferPointer<UInt8>, _ i: Int) -> UInt8? {
+        guard i + 4 <= p.count, p[i] == UInt8(ascii: "0"), p[i + 1] == UInt8(ascii: "0"),
+              p[i + 2] == UInt8(ascii: "0") || p[i + 2] == UInt8(ascii: "1"), let low = lowercaseHex(p[i + 3])
+        else { return nil }
+        return (p[i + 2] - UInt8(ascii: "0")) << 4 | low
+    }
+
+    private static func lowercaseHex(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
+
+    /// The string whose text, quotes excluded, is `p[s..<e]`, written as
+    /// ``valueStringEnd(_:_:)`` accepts it.
+    /// - Complexity: O(e - s); a string without escapes is decoded in one piece.
+    static func decodeString(_ p: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> String {
+        let text = UnsafeBufferPointer(rebasing: p[s..<e])
+        guard text.contains(UInt8(ascii: "\\")) else { return String(decoding: text, as: UTF8.self) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.count)
+        var j = s
+        while j < e {
+            guard p[j] == UInt8(ascii: "\\"), j + 1 < e else {
+                bytes.append(p[j])
+                j += 1
+                continue
+            }
+            switch p[j + 1] {
+            case UInt8(ascii: "n"): bytes.append(0x0A)
+            case UInt8(ascii: "r"): bytes.append(0x0D)
+            case UInt8(ascii: "t"): bytes.append(0x09)
+            case UInt8(ascii: "b"): bytes.append(0x08)
+            case UInt8(ascii: "f"): bytes.append(0x0C)
+            case UInt8(ascii: "u"):
+                bytes.append(shortControl(p, j + 2) ?? 0)
+                j += 4
+            default: bytes.append(p[j + 1])  // a quote or a backslash
+            }
+            j += 2
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool {

@@ -18,7 +18,9 @@ struct SnapshotReaderTests {
                            "-NjEtLV-lM28BqXD5Zfv", String(repeating: "k", count: 24), "😀😀😀😀😀"]
         static let numbers = ["0", "5", "-3", "181816", "123456789012345", "1234567890123456", "1.5", "1.0",
                               "2e3", "-0", "-0.0", "9007199254740993"]
-        static let strings = [#""x""#, #""Item 0 elit""#, #""""#, #""a\nb""#, #""\u00e9""#, #""q\"q""#, #""é😀""#]
+        static let strings = [#""x""#, #""Item 0 elit""#, #""""#, #""a\nb""#, #""\u00e9""#, #""q\"q""#, #""é😀""#,
+                              #""tab\there\\ \b\f\r""#, #""\u001f\u0001""#, #""\u001F""#, #""\/""#, #""\u0008""#,
+                              #""\u0041""#]
 
         mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }
         mutating func pick(_ values: [String]) -> String { values.randomElement(using: &rng)! }
@@ -107,6 +109,34 @@ struct SnapshotReaderTests {
             }
         }
         #expect(packedChildren > 150, "seed \(seed): only \(packedChildren) children were packed")
+    }
+
+    @Test("strings with the escapes the server writes stay text, written as they were read; others are read as JSON")
+    func escapes() throws {
+        let canonical = #"{"a":{"t":"q\"q\tx\\y\u001f\n\r\b\f","n":1},"b":"é\t😀"}"#
+        let read = try DataNode.reading(snapshot: Array(canonical.utf8))
+        let body = try DataNode(json: JSONValue(parsing: canonical))
+        for key in ["a", "b"] {
+            let child = read.child(Key(unchecked: key))
+            guard case .packed = child.content else {
+                Issue.record("\(key) is not kept as text")
+                continue
+            }
+            #expect(try JSONValue(parsingUTF8: child.jsonBytes(export: false)) == body.child(Key(unchecked: key)).json(export: false))
+            #expect(child == body.child(Key(unchecked: key)))
+            #expect(child.digest == body.child(Key(unchecked: key)).digest)
+        }
+        // The string's text, sent as it was read, is what the server writes for it.
+        for path: DatabasePath in ["a/t", "b"] {
+            #expect(read.child(at: path).jsonBytes(export: false) == body.child(at: path).jsonBytes(export: false))
+        }
+        #expect(read.child(at: "a/t").leaf == .string("q\"q\tx\\y\u{1f}\n\r\u{8}\u{c}"))
+        // Escapes the server does not write: read as JSON, written as the server writes them.
+        for text in [#"{"x":{"t":"\u00e9"}}"#, #"{"x":{"t":"\/"}}"#, #"{"x":{"t":"\u001F"}}"#, #"{"x":{"t":"\u0009"}}"#] {
+            let node = try DataNode.reading(snapshot: Array(text.utf8)).child("x")
+            if case .packed = node.content { Issue.record("\(text) kept as text") }
+            #expect(node == (try DataNode(json: JSONValue(parsing: text))).child("x"), "\(text)")
+        }
     }
 
     @Test("an object of many members (counted before its dictionary is made) reads as a body does")
