@@ -59,6 +59,14 @@ struct SnapshotReader {
         }
     }
 
+    /// One past the end of the value at `start` when it is kept as text: a
+    /// plain value (see ``PlainText``), an object only up to `packLimit`
+    /// bytes; else nil.
+    private func plainEnd(_ p: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int? {
+        guard let end = PlainText.end(p, start) else { return nil }
+        return p[start] != UInt8(ascii: "{") || end - start <= packLimit ? end : nil
+    }
+
     /// The node of the value `p[start..<end]`, `depth` keys below the root.
     private func node(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, depth: Int) throws -> DataNode {
         guard start < end else { return try slowNode(p, start, end, depth: depth) }
@@ -67,39 +75,55 @@ struct SnapshotReader {
         if !isObject || end - start <= packLimit, PlainText.end(p, start) == end {
             return DataNode(packed: PackedJSON(bytes, start: start, end: end))
         }
-        if isObject, let node = try members(p, start, end, depth: depth) { return node }
+        if isObject, let (node, objectEnd) = try members(p, start, end, depth: depth), objectEnd == end { return node }
         if p[start] == UInt8(ascii: "["), let node = try elements(p, start, end, depth: depth) { return node }
         return try slowNode(p, start, end, depth: depth)
     }
 
-    /// The node of an object too large to pack, member by member; `nil`
-    /// when a member is named `.…` (a priority or a wrapped value), or the
-    /// text holds anything unexpected: the object is then read as a body is.
-    private func members(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, depth: Int) throws -> DataNode? {
+    /// The node of the object that starts at `start`, too large to pack,
+    /// member by member, and one past its end (found by reading it: its
+    /// text is not walked beforehand), within `limit`; `nil` when a member
+    /// is named `.…` (a priority or a wrapped value), or the text holds
+    /// anything unexpected: the object is then read as a body is.
+    private func members(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ limit: Int,
+                         depth: Int) throws -> (node: DataNode, end: Int)? {
         var children: [Key: DataNode] = [:]
-        var i = skipSpace(p, start + 1, end)
-        if i < end, p[i] == UInt8(ascii: "}") { return .empty }
-        while i < end, p[i] == UInt8(ascii: "\"") {
-            guard let nameEnd = Self.escapedStringEnd(p, i, end), nameEnd - i > 2, p[i + 1] != UInt8(ascii: "."),
+        var i = skipSpace(p, start + 1, limit)
+        if i < limit, p[i] == UInt8(ascii: "}") { return (.empty, i + 1) }
+        while i < limit, p[i] == UInt8(ascii: "\"") {
+            guard let nameEnd = Self.escapedStringEnd(p, i, limit), nameEnd - i > 2, p[i + 1] != UInt8(ascii: "."),
                   let key = try Self.key(p, i, nameEnd)
             else { return nil }
-            i = skipSpace(p, nameEnd, end)
-            guard i < end, p[i] == UInt8(ascii: ":") else { return nil }
-            let valueStart = skipSpace(p, i + 1, end)
-            guard let valueEnd = Self.valueEnd(p, valueStart, end) else { return nil }
-            let child = try node(p, valueStart, valueEnd, depth: depth + 1)
+            i = skipSpace(p, nameEnd, limit)
+            guard i < limit, p[i] == UInt8(ascii: ":") else { return nil }
+            let valueStart = skipSpace(p, i + 1, limit)
+            let valueEnd: Int
+            let child: DataNode
+            if let plainEnd = plainEnd(p, valueStart) {
+                // Packed as it is found: its text is walked once.
+                valueEnd = plainEnd
+                child = DataNode(packed: PackedJSON(bytes, start: valueStart, end: plainEnd))
+            } else if valueStart < limit, p[valueStart] == UInt8(ascii: "{"),
+                      let (object, objectEnd) = try members(p, valueStart, limit, depth: depth + 1) {
+                valueEnd = objectEnd
+                child = object
+            } else {
+                guard let found = Self.valueEnd(p, valueStart, limit) else { return nil }
+                valueEnd = found
+                child = try node(p, valueStart, valueEnd, depth: depth + 1)
+            }
             // The last occurrence of a key wins, even an empty one.
             if child.isEmpty { children.removeValue(forKey: key) } else { children[key] = child }
-            i = skipSpace(p, valueEnd, end)
-            guard i < end else { return nil }
-            if p[i] == UInt8(ascii: "}") { return i + 1 == end ? DataNode(nonEmptyChildren: children) : nil }
+            i = skipSpace(p, valueEnd, limit)
+            guard i < limit else { return nil }
+            if p[i] == UInt8(ascii: "}") { return (DataNode(nonEmptyChildren: children), i + 1) }
             guard p[i] == UInt8(ascii: ",") else { return nil }
-            i = skipSpace(p, i + 1, end)
+            i = skipSpace(p, i + 1, limit)
             if children.count == Self.countedAfter {
                 // Many members: the rest are counted, so that the dictionary
                 // is made at its size rather than grown (which holds the old
                 // and the new table at once).
-                children.reserveCapacity(children.count + memberCount(p, i, end))
+                children.reserveCapacity(children.count + memberCount(p, i, limit))
             }
         }
         return nil
