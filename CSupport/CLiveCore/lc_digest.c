@@ -85,13 +85,17 @@ static dg leaf_bool(int v) {
 }
 
 /* A member's contribution: its key's digest and its value's, mixed. */
-static void add_member(dg *sum, uint64_t *count, dg key, dg value) {
+static dg member_of(dg key, dg value) {
     hasher h = h_start(T_MEMBER);
     h_word(&h, key.a);
     h_word(&h, key.b);
     h_word(&h, value.a);
     h_word(&h, value.b);
-    dg m = h_done(h);
+    return h_done(h);
+}
+
+static void add_member(dg *sum, uint64_t *count, dg key, dg value) {
+    dg m = member_of(key, value);
     sum->a += m.a;
     sum->b += m.b;
     (*count)++;
@@ -468,6 +472,17 @@ void lc_digest_members_add(lc_digest_members *members, const char *key, size_t k
     add_member(&sum, &members->count, key_digest((const unsigned char *)(key ? key : ""), key_len), v);
     members->sum_high = sum.a;
     members->sum_low = sum.b;
+}
+
+void lc_digest_members_remove(lc_digest_members *members, const char *key, size_t key_len, lc_digest value) {
+    if (!members || (!key && key_len) || members->count == 0) return;
+    dg v = in_of(value);
+    if (!v.present) return;
+    /* Members are summed lane by lane, modulo 2^64: a difference undoes a sum. */
+    dg m = member_of(key_digest((const unsigned char *)(key ? key : ""), key_len), v);
+    members->sum_high -= m.a;
+    members->sum_low -= m.b;
+    members->count--;
 }
 
 lc_digest lc_digest_object(const lc_digest_members *members) {

@@ -582,6 +582,24 @@ static void parts_bad_arguments(lc_test *t) {
     lc_digest_members_add(&m, "a", 1, none);                /* absent: no member */
     CHECK(t, same(lc_digest_object(&m), none));
     CHECK(t, same(lc_digest_object(NULL), none));
+    lc_digest_members_remove(&m, "a", 1, lc_digest_bool(1)); /* no member: ignored */
+    lc_digest_members_remove(NULL, "a", 1, lc_digest_bool(1));
+    CHECK(t, m.count == 0 && m.sum_high == 0 && m.sum_low == 0);
+    /* A member changed by a removal and an addition: the digest of the
+     * object written with the new member. */
+    lc_digest_members ab = {0, 0, 0}, changed = {0, 0, 0};
+    lc_digest_members_add(&ab, "a", 1, lc_digest_number(1));
+    lc_digest_members_add(&ab, "b", 1, lc_digest_string("x", 1));
+    lc_digest_members_remove(&ab, "b", 1, lc_digest_string("x", 1));
+    lc_digest_members_add(&ab, "b", 1, lc_digest_number(2));
+    lc_digest_members_remove(&ab, "zz", 2, none); /* absent: ignored */
+    lc_digest_members_add(&changed, "b", 1, lc_digest_number(2));
+    lc_digest_members_add(&changed, "a", 1, lc_digest_number(1));
+    CHECK(t, same(lc_digest_object(&ab), lc_digest_object(&changed)));
+    CHECK(t, lc_digest_of_text("{\"a\":1,\"b\":2}", 13, 0, &d) == LC_OK && same(d, lc_digest_object(&ab)));
+    lc_digest_members_remove(&ab, "a", 1, lc_digest_number(1));
+    lc_digest_members_remove(&ab, "b", 1, lc_digest_number(2));
+    CHECK(t, same(lc_digest_object(&ab), none));
     CHECK(t, same(lc_digest_with_priority(none, lc_digest_number(1)), none));
     CHECK(t, same(lc_digest_string(NULL, 5), lc_digest_string("", 0)));
     CHECK(t, same(lc_digest_number(-0.0), lc_digest_number(0.0)));

@@ -308,6 +308,15 @@ typedef struct lc_digest_members {
 } lc_digest_members;
 
 void lc_digest_members_add(lc_digest_members *members, const char *key, size_t key_len, lc_digest value);
+/**
+ * Takes back a member lc_digest_members_add added (the same key and value),
+ * so that an object's digest follows a change of one member without adding
+ * the others again: remove the old member, add the new one. Removing a
+ * member that was not added gives a digest no set of members has. Ignores
+ * what lc_digest_members_add ignores, and a removal from no member.
+ * - Complexity: O(length of the key).
+ */
+void lc_digest_members_remove(lc_digest_members *members, const char *key, size_t key_len, lc_digest value);
 lc_digest lc_digest_object(const lc_digest_members *members);
 lc_digest lc_digest_with_priority(lc_digest value, lc_digest priority);
 

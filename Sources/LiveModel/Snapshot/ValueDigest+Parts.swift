@@ -27,7 +27,7 @@ extension ValueDigest {
 
     /// An object's members, added in any order: its digest is
     /// ``object``.
-    package struct Members {
+    package struct Members: Sendable {
         private var sumHigh: UInt64 = 0, sumLow: UInt64 = 0, count: UInt64 = 0
 
         /// No member yet.
@@ -39,6 +39,16 @@ extension ValueDigest {
         package mutating func add(_ key: Key, _ value: ValueDigest) {
             var members = lc_digest_members(sum_high: sumHigh, sum_low: sumLow, count: count)
             key.withUTF8 { lc_digest_members_add(&members, $0.cChars, $0.count, lc_digest(high: value.high, low: value.low)) }
+            (sumHigh, sumLow, count) = (members.sum_high, members.sum_low, members.count)
+        }
+
+        /// Takes back the member `key` with the digest `value` that
+        /// ``add(_:_:)`` added: with an addition of its new value, a change
+        /// of one member, without adding the others again.
+        /// - Complexity: O(length of the key).
+        package mutating func remove(_ key: Key, _ value: ValueDigest) {
+            var members = lc_digest_members(sum_high: sumHigh, sum_low: sumLow, count: count)
+            key.withUTF8 { lc_digest_members_remove(&members, $0.cChars, $0.count, lc_digest(high: value.high, low: value.low)) }
             (sumHigh, sumLow, count) = (members.sum_high, members.sum_low, members.count)
         }
 

@@ -100,7 +100,7 @@ struct ReadIndexes {
         }
         guard building[slot] == nil, building.count < Self.buildsAtOnce else { return .scan }
         // A node kept as text does not count its children cheaply: it is indexed.
-        if case .children(let children) = parent.value, children.count < smallestIndexed { return .scan }
+        if case .children(let children, _) = parent.value, children.count < smallestIndexed { return .scan }
         building[slot] = .touched([])
         return .build
     }

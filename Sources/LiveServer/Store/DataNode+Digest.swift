@@ -8,7 +8,9 @@ extension DataNode {
     /// Equal values have equal digests, whatever order their children were
     /// written in: members are summed, not ordered. A node still kept as
     /// the text it was read from is digested from that text by the core.
-    /// - Complexity: O(size of the node).
+    /// - Complexity: O(size of the node); O(1) for a node of many children
+    ///   (``DigestMemo/threshold``) whose digest was computed before, or
+    ///   followed through the writes since.
     var digest: ValueDigest {
         var digester: ValueDigester?
         return digest(using: &digester)
@@ -29,9 +31,11 @@ extension DataNode {
                 fatalError("LiveServer: out of memory digesting a value")
             }
             return digest
-        case .children(let children):
+        case .children(let children, let memo):
+            if let known = memo?.known { return known.object }
             var members = ValueDigest.Members()
             for (key, child) in children { members.add(key, child.digest(using: &digester)) }
+            memo?.remember(members)
             return members.object
         }
     }

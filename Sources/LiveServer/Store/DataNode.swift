@@ -23,8 +23,9 @@ package struct DataNode: Sendable {
         case empty
         /// A boolean, a number or a string.
         case leaf(JSONValue)
-        /// At least one child, none of them empty.
-        case children([Key: DataNode])
+        /// At least one child, none of them empty, and for many children
+        /// the memo of their digest (see ``DigestMemo``).
+        case children([Key: DataNode], DigestMemo?)
         /// A leaf or children still kept as the text they were read from.
         case packed(PackedJSON)
         /// A leaf or children (never empty, never prioritized again) with
@@ -55,7 +56,7 @@ package struct DataNode: Sendable {
     ///   the text of the data file the server started from.
     package var children: [Key: DataNode] {
         switch value {
-        case .children(let children): children
+        case .children(let children, _): children
         case .packed(let packed): packed.children
         case .empty, .leaf, .prioritized: [:]
         }
@@ -96,7 +97,18 @@ package struct DataNode: Sendable {
     /// A node of these children, none of them empty; ``empty`` (without the
     /// priority) when there are none.
     init(nonEmptyChildren children: [Key: DataNode], priority: Priority? = nil) {
-        self.init(content: children.isEmpty ? .empty : .children(children), priority: priority)
+        self.init(nonEmptyChildren: children, priority: priority, members: nil)
+    }
+
+    /// A node of these children, with the members of their digest when
+    /// they are known; a node of many children gets a ``DigestMemo``.
+    private init(nonEmptyChildren children: [Key: DataNode], priority: Priority?, members: ValueDigest.Members?) {
+        if children.isEmpty {
+            self.init(content: .empty)
+        } else {
+            let memo = children.count >= DigestMemo.threshold ? DigestMemo(members) : nil
+            self.init(content: .children(children, memo), priority: priority)
+        }
     }
 
     /// A node of plain text (see ``PackedJSON``), without a priority.
@@ -124,7 +136,7 @@ package struct DataNode: Sendable {
     ///   kept as text.
     package func child(_ key: Key) -> DataNode {
         switch value {
-        case .children(let children): children[key] ?? .empty
+        case .children(let children, _): children[key] ?? .empty
         case .packed(let packed): packed.member(key).map(DataNode.init(packed:)) ?? .empty
         case .empty, .leaf, .prioritized: .empty
         }
@@ -149,7 +161,9 @@ package struct DataNode: Sendable {
     /// replaces the leaf by children (the leaf's priority stays); removing
     /// something below a leaf changes nothing, since it is already absent.
     /// - Complexity: O(depth of the path), plus the cost of copying any
-    ///   dictionary on the way that is shared with another node.
+    ///   dictionary on the way that is shared with another node; where a
+    ///   node's digest is kept (``DigestMemo``), plus the digests of the
+    ///   child it replaces and of the new one.
     package mutating func set(_ node: DataNode, at path: DatabasePath) {
         set(node, keys: path.keys[...])
     }
@@ -161,9 +175,12 @@ package struct DataNode: Sendable {
         }
         let priority = self.priority
         var children: [Key: DataNode]
+        // The digest's members, when known, follow the write.
+        var members: ValueDigest.Members?
         switch value {
-        case .children(let current):
+        case .children(let current, let memo):
             children = current
+            members = memo?.known
         case .packed(let packed) where packed.isObject:
             children = packed.children
         case .empty, .leaf, .packed, .prioritized:
@@ -174,10 +191,12 @@ package struct DataNode: Sendable {
         }
         content = .empty  // leaves `children` uniquely referenced
         var child = children.removeValue(forKey: key) ?? .empty
+        members?.remove(key, child.digest)
         child.set(node, keys: keys.dropFirst())
         if !child.isEmpty { children[key] = child }
+        members?.add(key, child.digest)
         // A node left without children is empty, and so has no priority.
-        self = DataNode(nonEmptyChildren: children, priority: priority)
+        self = DataNode(nonEmptyChildren: children, priority: priority, members: members)
     }
 }
 
@@ -193,7 +212,7 @@ extension DataNode: Equatable {
             return true
         case (.packed(let x), .packed(let y)) where x.hasSameText(as: y):
             return true
-        case (.children(let x), .children(let y)):
+        case (.children(let x, _), .children(let y, _)):
             return x == y
         default:
             let (leafA, leafB) = (a.leaf, b.leaf)
