@@ -10,10 +10,35 @@ extension DataNode {
     /// the text it was read from is digested from that text by the core.
     /// - Complexity: O(size of the node); O(1) for a node of many children
     ///   (``DigestMemo/threshold``) whose digest was computed before, or
-    ///   followed through the writes since.
+    ///   followed through the writes since (see ``DigestMemo``).
     var digest: ValueDigest {
         var digester: ValueDigester?
         return digest(using: &digester)
+    }
+
+    /// The digest when it costs at most about `budget` nodes to find (a node
+    /// whose memo is known counts as one; `budget` is what is left after);
+    /// nil when it would cost more.
+    func cheapDigest(budget: inout Int) -> ValueDigest? {
+        budget -= 1
+        guard budget >= 0 else { return nil }
+        switch content {
+        case .empty: return .absent
+        case .leaf(let value): return .primitive(value)
+        case .packed: return digest  // at most `SnapshotReader.packLimit` bytes of object, or one primitive
+        case .prioritized(let value, let priority):
+            return DataNode(content: value).cheapDigest(budget: &budget)?.prioritized(by: priority)
+        case .children(let children, let memo):
+            if let known = memo?.known { return known.object }
+            guard budget >= children.count else { return nil }
+            var members = ValueDigest.Members()
+            for (key, child) in children {
+                guard let digest = child.cheapDigest(budget: &budget) else { return nil }
+                members.add(key, digest)
+            }
+            memo?.remember(members)
+            return members.object
+        }
     }
 
     /// The digest, reading texts with `digester`, made at the first text.

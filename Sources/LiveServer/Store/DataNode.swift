@@ -79,9 +79,11 @@ package struct DataNode: Sendable {
     /// No value: what every absent location holds.
     package static let empty = DataNode(content: .empty)
 
+    /// A node of `content` (never itself prioritized) with `priority`.
     init(content: Content, priority: Priority? = nil) {
         self.content = content
-        self.priority = priority
+        // Most nodes have none: the setter's copies of the content are not made.
+        if priority != nil { self.priority = priority }
     }
 
     /// A leaf holding `value`, which must be a boolean, a number or a string.
@@ -162,7 +164,8 @@ package struct DataNode: Sendable {
     /// something below a leaf changes nothing, since it is already absent.
     /// - Complexity: O(depth of the path), plus the cost of copying any
     ///   dictionary on the way that is shared with another node; where a
-    ///   node's digest is kept (``DigestMemo``), plus the digests of the
+    ///   node's digest is kept (``DigestMemo``), plus at most
+    ///   ``DigestMemo/followBudget`` nodes visited for the digests of the
     ///   child it replaces and of the new one.
     package mutating func set(_ node: DataNode, at path: DatabasePath) {
         set(node, keys: path.keys[...])
@@ -191,10 +194,16 @@ package struct DataNode: Sendable {
         }
         content = .empty  // leaves `children` uniquely referenced
         var child = children.removeValue(forKey: key) ?? .empty
-        members?.remove(key, child.digest)
+        if members != nil {
+            var budget = DigestMemo.followBudget
+            if let before = child.cheapDigest(budget: &budget) { members?.remove(key, before) } else { members = nil }
+        }
         child.set(node, keys: keys.dropFirst())
         if !child.isEmpty { children[key] = child }
-        members?.add(key, child.digest)
+        if members != nil {
+            var budget = DigestMemo.followBudget
+            if let after = child.cheapDigest(budget: &budget) { members?.add(key, after) } else { members = nil }
+        }
         // A node left without children is empty, and so has no priority.
         self = DataNode(nonEmptyChildren: children, priority: priority, members: members)
     }

@@ -103,10 +103,17 @@ struct SnapshotReader {
                 // Packed as it is found: its text is walked once.
                 valueEnd = plainEnd
                 child = DataNode(packed: PackedJSON(bytes, start: valueStart, end: plainEnd))
-            } else if valueStart < limit, p[valueStart] == UInt8(ascii: "{"),
-                      let (object, objectEnd) = try members(p, valueStart, limit, depth: depth + 1) {
-                valueEnd = objectEnd
-                child = object
+            } else if valueStart < limit, p[valueStart] == UInt8(ascii: "{") {
+                if let (object, objectEnd) = try members(p, valueStart, limit, depth: depth + 1) {
+                    valueEnd = objectEnd
+                    child = object
+                } else {
+                    // Read as a body is, at once: reading it member by member
+                    // again would fail again (and, nested, twice per level).
+                    guard let found = Self.valueEnd(p, valueStart, limit) else { return nil }
+                    valueEnd = found
+                    child = try slowNode(p, valueStart, found, depth: depth + 1)
+                }
             } else {
                 guard let found = Self.valueEnd(p, valueStart, limit) else { return nil }
                 valueEnd = found

@@ -64,11 +64,29 @@ struct DigestMemoTests {
 
     @Test("a copy taken for a read fills the memo of the node it was copied from")
     func copiesShareTheMemo() throws {
-        let node = try Self.wide(1024)
+        let node = try Self.wide(DigestMemo.threshold)
         let copy = node
         #expect(!Self.isKnown(node))
         _ = copy.digest
         #expect(Self.isKnown(node))
-        #expect(!Self.isKnown(try Self.wide(1023)))  // too small for a memo
+        #expect(!Self.isKnown(try Self.wide(DigestMemo.threshold - 1)))  // too small for a memo
+    }
+
+    @Test("a write whose child would cost more than the budget to digest leaves the members to the next read")
+    func expensiveChild() throws {
+        var root = try DataNode(json: .object(["big": try Self.wide(300).json(export: true)]))
+        root.set(try DataNode(json: .object(["x": try Self.wide(100).json(export: true)])), at: "big/c")
+        _ = root.digest
+        #expect(Self.isKnown(root.child("big")))
+        // A new large node below a small one: its digest is not known, and
+        // more than the budget to find.
+        root.set(try Self.wide(DigestMemo.followBudget + 10), at: "big/c/x")
+        #expect(!Self.isKnown(root.child("big")))
+        #expect(root.digest == (try DataNode(json: root.json(export: true))).digest)
+        #expect(Self.isKnown(root.child("big")) && Self.isKnown(root.child(at: "big/c/x")))
+        // Known below again: followed.
+        root.set(try storeNode("1"), at: "big/c/x/k3/n")
+        #expect(Self.isKnown(root.child("big")))
+        #expect(root.digest == (try DataNode(json: root.json(export: true))).digest)
     }
 }

@@ -139,6 +139,18 @@ struct SnapshotReaderTests {
         }
     }
 
+    @Test("objects with priorities nested 30 deep (as the server's own data file writes them) read as a body does")
+    func nestedPriorities() throws {
+        // Each object's `.priority` comes last, after its members were read:
+        // each level is read member by member once, then as a body.
+        var text = #""leaf""#
+        for level in 0..<30 { text = #"{"a":\#(text),"b":{"n":\#(level)},".priority":\#(level)}"# }
+        let bytes = Array(text.utf8)
+        let read = try DataNode.reading(snapshot: bytes)
+        #expect(read == (try DataNode(json: JSONValue(parsingUTF8: bytes))))
+        #expect(read.priority == .number(29))
+    }
+
     @Test("an object of many members (counted before its dictionary is made) reads as a body does")
     func manyMembers() throws {
         let members = (0..<(SnapshotReader.countedAfter * 2 + 7)).map { #""k\#($0)": {"n": \#($0), "s": "x"}"# }
