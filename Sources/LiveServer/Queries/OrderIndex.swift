@@ -19,25 +19,14 @@ final class OrderIndex {
     /// A query in ``order`` without bounds or a limit: what reads a child's
     /// sort value.
     private let sorter: DatabaseQuery
-    private let index = CoreIndex()
+    private let index: CoreIndex
 
     /// The index of the children of `node` (none for a leaf or an empty node).
-    /// - Complexity: O(n · d) to read the sort values of n children at a
-    ///   child path of depth d, then O(n log n) comparisons in C, in bulk.
+    /// - Complexity: that of ``CoreIndex/ordering(childrenOf:by:where:)``.
     init(_ order: QueryOrder, of node: DataNode) {
         self.order = order
         sorter = DatabaseQuery(order: order)
-        let children = node.children
-        var keys: [Key] = []
-        var values: [SortValue] = []
-        keys.reserveCapacity(children.count)
-        values.reserveCapacity(children.count)
-        for (key, child) in children where !child.isEmpty {
-            keys.append(key)
-            values.append(sorter.sortValue(of: child))
-        }
-        // The keys of a dictionary are distinct: the build cannot refuse them.
-        _ = index.build(keys: keys, values: values)
+        index = CoreIndex.ordering(childrenOf: node, by: sorter)
     }
 
     /// How many children the index holds.
@@ -115,5 +104,31 @@ final class OrderIndex {
             }
         }
         return low
+    }
+}
+
+extension CoreIndex {
+    /// An index of the children of `node` in `query`'s order, those `admit`
+    /// accepts by sort value and key: their keys and sort values are read,
+    /// then sorted in C in one go.
+    /// - Complexity: O(n · d) to read the sort values of n children at a
+    ///   child path of depth d, then O(n log n) comparisons in C.
+    static func ordering(childrenOf node: DataNode, by query: DatabaseQuery,
+                         where admit: (SortValue, Key) -> Bool = { _, _ in true }) -> CoreIndex {
+        let children = node.children
+        var keys: [Key] = []
+        var values: [SortValue] = []
+        keys.reserveCapacity(children.count)
+        values.reserveCapacity(children.count)
+        for (key, child) in children where !child.isEmpty {
+            let value = query.sortValue(of: child)
+            guard admit(value, key) else { continue }
+            keys.append(key)
+            values.append(value)
+        }
+        let index = CoreIndex()
+        // The keys of a dictionary are distinct: the build cannot refuse them.
+        _ = index.build(keys: keys, values: values)
+        return index
     }
 }

@@ -103,21 +103,8 @@ final class ListenerWindow {
         if query.limit == nil {
             for child in query.members(of: node) { next[child.key] = child.node }
         } else {
-            // Built in bulk: the children's keys and sort values, then one sort in C.
-            let children = node.children
-            var keys: [Key] = []
-            var values: [SortValue] = []
-            keys.reserveCapacity(children.count)
-            values.reserveCapacity(children.count)
-            for (key, child) in children where !child.isEmpty {
-                let value = query.sortValue(of: child)
-                guard range.contains(value, key) else { continue }
-                keys.append(key)
-                values.append(value)
-            }
-            let index = CoreIndex()
-            // The keys of a dictionary are distinct: the build cannot refuse them.
-            _ = index.build(keys: keys, values: values)
+            let bounds = range
+            let index = CoreIndex.ordering(childrenOf: node, by: query) { bounds.contains($0, $1) }
             self.index = index
             let window = range(count: index.count)
             if !window.isEmpty {
