@@ -47,6 +47,8 @@ def hostile_items(rng):
         '"gone":null',
         '"numbers":{"f":1.5,"one":1.0,"exp":2e3,"negzero":-0,"long":1234567890123456,"big":9007199254740993}',
         '"escaped":"q\\"q\\n\\u00e9"',
+        # Escapes exactly as the server writes them: kept as the file's text.
+        '"canon":{"t":"q\\"q\\t\\\\ \\n\\u001f","u":"\\b\\f\\r","v":"é😀"}',
         '"\\u0063af\\u00e9":"escaped key"',
         '"caf\u00e9":"composed"',
         '"cafe\u0301":"decomposed"',
@@ -123,7 +125,7 @@ class DataFileTests(unittest.TestCase):
         for name, read in reads:
             self.assertEqual(read(db.reference("/", app=file_app)), read(db.reference(base, app=body_app)),
                              "seed %d, %s: %s of /" % (SEED, context, name))
-        for path in ["items/spaced", "items/deep/d28/d27", "items/dup", "items/dup2", "items/dup2/a", "items/arraylike", "items/large/m7"]:
+        for path in ["items/canon", "items/canon/t", "items/spaced", "items/deep/d28/d27", "items/dup", "items/dup2", "items/dup2/a", "items/arraylike", "items/large/m7"]:
             self.assertEqual(db.reference(path, app=file_app).get(etag=True),
                              db.reference(base + "/" + path, app=body_app).get(etag=True),
                              "seed %d, %s: %s" % (SEED, context, path))
@@ -149,7 +151,8 @@ class DataFileTests(unittest.TestCase):
         # The same writes leave the same data, in plain children and others.
         for step in range(40):
             path = "items/" + self.rng.choice(["c%03d" % self.rng.randrange(300), "spaced", "dup", "arraylike",
-                                               "large/m%d" % self.rng.randrange(400), "numbers", "new%d" % step])
+                                               "large/m%d" % self.rng.randrange(400), "numbers", "canon",
+                                               "new%d" % step])
             path += self.rng.choice(["", "/s", "/tags/red", "/a"])
             value = self.rng.choice([None, 1, 2.5, "v", {"x": 1}, [1, 2], {"s": self.rng.randrange(100)}])
             for ref in [db.reference(path, app=file_app), db.reference(base + "/" + path, app=body_app)]:
