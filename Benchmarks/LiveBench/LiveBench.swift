@@ -224,19 +224,24 @@ struct LiveBench: AsyncParsableCommand {
     @Option(help: "Writes per run in the server's figure with limited query listeners.")
     var windowWrites = 400
 
-    /// Write latency on a large location, without listeners and with 10
-    /// `orderBy="score"&limitToLast=10` listeners.
+    /// Write latency on a large location, without listeners, with 10
+    /// `orderBy="score"&limitToLast=10` listeners, and with 100 listeners
+    /// over 10 distinct limits.
     private func runServerWindow() async throws {
         let children = quick ? 20_000 : 100_000
         var r = Report(title: "LiveServer write latency at \(children) children, one write at a time (\(windowWrites) PUTs of a score)")
-        var none: [Double] = [], ten: [Double] = []
+        var none: [Double] = [], ten: [Double] = [], hundred: [Double] = []
         for _ in 0..<repeats {
             none.append(try await ServerBenchmark.windowWriteLatency(children: children, listeners: 0, writes: windowWrites))
             ten.append(try await ServerBenchmark.windowWriteLatency(children: children, listeners: 10, writes: windowWrites))
+            hundred.append(try await ServerBenchmark.windowWriteLatency(children: children, listeners: 100, distinct: 10,
+                                                                         writes: windowWrites))
         }
         let baseline = Timing.median(none) * 1e3
         r.add("write latency median, no listeners", baseline, unit: "ms")
         r.add("write latency median, 10 listeners score limitToLast=10", Timing.median(ten) * 1e3, unit: "ms",
+              against: ("no listeners", baseline), target: "<= 2x")
+        r.add("write latency median, 100 listeners over 10 distinct limits", Timing.median(hundred) * 1e3, unit: "ms",
               against: ("no listeners", baseline), target: "<= 2x")
         r.print()
         try await runListenerOpen(children: children)

@@ -8,8 +8,9 @@ extension ServerBenchmark {
     /// The median round trip of `writes` PUTs, one at a time, each setting
     /// the numeric `score` of a random child of a location of `children`
     /// children, while `listeners` streams listen to
-    /// `orderBy="score"&limitToLast=10` there (each drained by one reader).
-    static func windowWriteLatency(children: Int, listeners: Int, writes: Int) async throws -> Double {
+    /// `orderBy="score"&limitToLast=n` there (each drained by one reader),
+    /// `n` taking `distinct` values (10, 11, …) among them.
+    static func windowWriteLatency(children: Int, listeners: Int, distinct: Int = 1, writes: Int) async throws -> Double {
         let server = try await LiveServer.start()
         defer { Task { try? await server.shutdown() } }
         var rng = SystemRandomNumberGenerator()
@@ -17,8 +18,9 @@ extension ServerBenchmark {
         try writer.fillRoom(children: children) { _ in Int.random(in: 0..<1_000_000, using: &rng) }
 
         let streams = try (0..<listeners).map { _ in try BenchSocket(port: server.port) }
-        for stream in streams {
-            try stream.send("GET /room.json?orderBy=%22score%22&limitToLast=10 HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+        for (i, stream) in streams.enumerated() {
+            let limit = 10 + i % max(1, distinct)
+            try stream.send("GET /room.json?orderBy=%22score%22&limitToLast=\(limit) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
         }
         let drain = StreamDrain(streams)
         let drainThread = Thread { drain.run() }
