@@ -53,10 +53,10 @@ struct IndexedReadTests {
             #expect(await Self.kept(server) == (4, 0))
             try await Self.checkReads(server, "seed \(seed), reads from the indexes")
             var drops = 0
-            for step in 0..<100 {
+            for step in 0..<60 {
                 let key = "c\(Int.random(in: 0..<50, using: &rng))"
                 let (method, path, body): (String, String, String?)
-                let forced = step == 99 && drops == 0
+                let forced = step == 59 && drops == 0
                 switch forced ? 7 : Int.random(in: 0..<9, using: &rng) {
                 case 0: (method, path, body) = ("DELETE", "/room/\(key).json", nil)
                 case 1: (method, path, body) = ("PATCH", "/room.json", "{\"\(key)/score\": \(Int.random(in: 0..<100, using: &rng))}")

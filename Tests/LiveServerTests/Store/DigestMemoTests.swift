@@ -33,7 +33,7 @@ struct DigestMemoTests {
         root.set(try Self.wide(1100, prefix: "g"), at: "big/k7")
         _ = root.digest  // fills the memos of both large nodes
         #expect(Self.isKnown(root.child("big")) && Self.isKnown(root.child(at: "big/k7")))
-        for step in 0..<150 {
+        for step in 0..<60 {
             let path: DatabasePath
             switch Int.random(in: 0..<4, using: &rng) {
             case 0: path = try DatabasePath("big/k\(Int.random(in: 0..<1600, using: &rng))")
