@@ -86,7 +86,13 @@ final class OrderIndex {
     /// is up to date with: its children in query order.
     /// - Complexity: that of ``keys(of:)``.
     func window(of query: DatabaseQuery, in parent: DataNode) -> [(key: Key, node: DataNode)] {
-        keys(of: query).map { ($0, parent.child($0)) }
+        window(at: positions(of: query), in: parent)
+    }
+
+    /// The children of `parent` at `positions`, in order.
+    /// - Complexity: O(log n + k) for k positions.
+    func window(at positions: Range<Int>, in parent: DataNode) -> [(key: Key, node: DataNode)] {
+        keys(at: positions).map { ($0, parent.child($0)) }
     }
 
     /// The first position in `low..<high` whose entry does not satisfy

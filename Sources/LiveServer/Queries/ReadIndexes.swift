@@ -96,11 +96,10 @@ struct ReadIndexes {
             kept[slot]!.lastRead = clock
             let positions = found.index.positions(of: query)
             guard positions.count <= Self.answerLimit else { return .scan }
-            return .answered(found.index.keys(at: positions).map { ($0, parent.child($0)) })
+            return .answered(found.index.window(at: positions, in: parent))
         }
         guard building[slot] == nil, building.count < Self.buildsAtOnce else { return .scan }
-        // A node kept as text does not count its children cheaply: it is indexed.
-        if case .children(let children, _) = parent.value, children.count < smallestIndexed { return .scan }
+        if parent.hasChildren, parent.childCount < smallestIndexed { return .scan }
         building[slot] = .touched([])
         return .build
     }
@@ -131,7 +130,7 @@ struct ReadIndexes {
     mutating func takeIn(_ mutation: Mutation, store: Store) {
         for slot in Array(building.keys) {
             guard case .touched = building[slot] else { continue }
-            switch Self.children(of: slot.path, writtenBy: mutation) {
+            switch StreamPlanner.touchedChildren(mutation, below: slot.path) {
             case nil:
                 building[slot] = .replaced
             case let keys? where !keys.isEmpty:
@@ -144,22 +143,11 @@ struct ReadIndexes {
             }
         }
         for (slot, found) in kept {
-            switch Self.children(of: slot.path, writtenBy: mutation) {
+            switch StreamPlanner.touchedChildren(mutation, below: slot.path) {
             case nil: kept[slot] = nil
             case let keys? where !keys.isEmpty: found.index.update(keys, in: store.get(slot.path))
             default: break
             }
         }
-    }
-
-    /// The children of `location` that `mutation` writes at or below; nil
-    /// when it writes at or above the location.
-    private static func children(of location: DatabasePath, writtenBy mutation: Mutation) -> [Key]? {
-        var keys: [Key] = []
-        for write in mutation.writes {
-            if location.starts(with: write.path) { return nil }
-            if write.path.starts(with: location) { keys.append(write.path.keys[location.depth]) }
-        }
-        return keys
     }
 }

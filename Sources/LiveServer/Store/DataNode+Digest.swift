@@ -28,8 +28,10 @@ extension DataNode {
         case .packed: return digest  // at most `SnapshotReader.packLimit` bytes of object, or one primitive
         case .prioritized(let value, let priority):
             return DataNode(content: value).cheapDigest(budget: &budget)?.prioritized(by: priority)
-        case .children(let children, let memo):
+        case .children, .table:
+            let memo = self.memo
             if let known = memo?.known { return known.object }
+            let children = self.children
             guard budget >= children.count else { return nil }
             var members = ValueDigest.Members()
             for (key, child) in children {
@@ -38,6 +40,15 @@ extension DataNode {
             }
             memo?.remember(members)
             return members.object
+        }
+    }
+
+    /// The memo of the digest of a node's children, for a large node.
+    private var memo: DigestMemo? {
+        switch value {
+        case .children(_, let memo): memo
+        case .table(_, let memo): memo
+        case .empty, .leaf, .packed, .prioritized: nil
         }
     }
 
@@ -56,7 +67,8 @@ extension DataNode {
                 fatalError("LiveServer: out of memory digesting a value")
             }
             return digest
-        case .children(let children, let memo):
+        case .children, .table:
+            let memo = self.memo
             if let known = memo?.known { return known.object }
             var members = ValueDigest.Members()
             for (key, child) in children { members.add(key, child.digest(using: &digester)) }

@@ -61,7 +61,7 @@ extension DataNode {
         /// `[…]`, `null` in the holes.
         case elements([DataNode?])
         /// `{"key": child, …}` with `".priority"` when given; never empty.
-        case members([Key: DataNode], priority: Priority?)
+        case members(Children, priority: Priority?)
     }
 
     /// The layout of the node's text under Firebase's array rule.
@@ -164,7 +164,7 @@ extension DataNode {
 
     /// The length of the array `children` render as, or `nil` when they
     /// render as an object (see ``json(export:)``).
-    static func arrayLength(of children: [Key: DataNode]) -> Int? {
+    static func arrayLength(of children: Children) -> Int? {
         var largest = -1
         for key in children.keys {
             guard let index = DataNode.arrayIndex(key) else { return nil }

@@ -26,6 +26,9 @@ package struct DataNode: Sendable {
         /// At least one child, none of them empty, and for many children
         /// the memo of their digest (see ``DigestMemo``).
         case children([Key: DataNode], DigestMemo?)
+        /// The children of a large object of the data file, kept in its
+        /// text (see ``TableChildren``), with the memo of their digest.
+        indirect case table(TableChildren, DigestMemo)
         /// A leaf or children still kept as the text they were read from.
         case packed(PackedJSON)
         /// A leaf or children (never empty, never prioritized again) with
@@ -47,20 +50,26 @@ package struct DataNode: Sendable {
         switch value {
         case .leaf(let value): value
         case .packed(let packed): packed.leaf
-        case .empty, .children, .prioritized: nil
+        case .empty, .children, .table, .prioritized: nil
         }
     }
 
-    /// The children; empty for a leaf or an empty node. No child is empty.
-    /// - Complexity: O(1), or O(size of the node) for a node still kept as
-    ///   the text of the data file the server started from.
-    package var children: [Key: DataNode] {
+    /// The children; none for a leaf or an empty node. No child is empty.
+    /// - Complexity: O(1), or O(size of the node) for a small node still
+    ///   kept as the text of the data file the server started from.
+    package var children: Children {
         switch value {
-        case .children(let children, _): children
-        case .packed(let packed): packed.children
-        case .empty, .leaf, .prioritized: [:]
+        case .children(let children, _): Children(children)
+        case .table(let children, _): Children(children)
+        case .packed(let packed): Children(packed.children)
+        case .empty, .leaf, .prioritized: .none
         }
     }
+
+    /// How many children the node has.
+    /// - Complexity: O(1), or O(size of the node) for a small node still
+    ///   kept as text.
+    package var childCount: Int { children.count }
 
     /// The priority; always `nil` for an empty node (setting one there
     /// changes nothing).
@@ -113,6 +122,12 @@ package struct DataNode: Sendable {
         }
     }
 
+    /// A node of the members of `table`, without a priority; ``empty`` when
+    /// none is present.
+    init(table: MemberTable) {
+        self.init(content: table.count == 0 ? .empty : .table(TableChildren(table), DigestMemo()))
+    }
+
     /// A node of plain text (see ``PackedJSON``), without a priority.
     init(packed: PackedJSON) {
         self.init(content: .packed(packed))
@@ -127,7 +142,7 @@ package struct DataNode: Sendable {
     /// Whether this node has at least one child.
     package var hasChildren: Bool {
         switch value {
-        case .children: true
+        case .children, .table: true
         case .packed(let packed): packed.isObject
         case .empty, .leaf, .prioritized: false
         }
@@ -139,6 +154,7 @@ package struct DataNode: Sendable {
     package func child(_ key: Key) -> DataNode {
         switch value {
         case .children(let children, _): children[key] ?? .empty
+        case .table(let children, _): children[key] ?? .empty
         case .packed(let packed): packed.member(key).map(DataNode.init(packed:)) ?? .empty
         case .empty, .leaf, .prioritized: .empty
         }
@@ -184,6 +200,16 @@ package struct DataNode: Sendable {
         case .children(let current, let memo):
             children = current
             members = memo?.known
+        case .table(var children, let memo):
+            content = .empty  // leaves the overlay uniquely referenced
+            members = memo.known
+            var child = children[key] ?? .empty
+            Self.set(node, keys: keys.dropFirst(), in: &child, at: key, following: &members)
+            children.set(child, at: key)
+            // A node left without children is empty, and so has no priority.
+            self = children.count == 0 ? .empty
+                : DataNode(content: .table(children, DigestMemo(members)), priority: priority)
+            return
         case .packed(let packed) where packed.isObject:
             children = packed.children
         case .empty, .leaf, .packed, .prioritized:
@@ -194,18 +220,26 @@ package struct DataNode: Sendable {
         }
         content = .empty  // leaves `children` uniquely referenced
         var child = children.removeValue(forKey: key) ?? .empty
+        Self.set(node, keys: keys.dropFirst(), in: &child, at: key, following: &members)
+        if !child.isEmpty { children[key] = child }
+        // A node left without children is empty, and so has no priority.
+        self = DataNode(nonEmptyChildren: children, priority: priority, members: members)
+    }
+
+    /// Sets `node` at `keys` below `child`, the child at `key`, and follows
+    /// the digest's `members` from the old child to the new one (or lets
+    /// them go when either costs more than ``DigestMemo/followBudget``).
+    private static func set(_ node: DataNode, keys: ArraySlice<Key>, in child: inout DataNode, at key: Key,
+                            following members: inout ValueDigest.Members?) {
         if members != nil {
             var budget = DigestMemo.followBudget
             if let before = child.cheapDigest(budget: &budget) { members?.remove(key, before) } else { members = nil }
         }
-        child.set(node, keys: keys.dropFirst())
-        if !child.isEmpty { children[key] = child }
+        child.set(node, keys: keys)
         if members != nil {
             var budget = DigestMemo.followBudget
             if let after = child.cheapDigest(budget: &budget) { members?.add(key, after) } else { members = nil }
         }
-        // A node left without children is empty, and so has no priority.
-        self = DataNode(nonEmptyChildren: children, priority: priority, members: members)
     }
 }
 
@@ -223,6 +257,8 @@ extension DataNode: Equatable {
             return true
         case (.children(let x, _), .children(let y, _)):
             return x == y
+        case (.table(let x, _), .table(let y, _)) where x.isIdentical(to: y):
+            return true
         default:
             let (leafA, leafB) = (a.leaf, b.leaf)
             if leafA != nil || leafB != nil { return leafA == leafB }

@@ -17,7 +17,7 @@ import LiveModel
 /// made does not change the text.
 struct JSONTextChunks: Sendable {
     private enum Members: Sendable {
-        case dictionary([Key: DataNode], Dictionary<Key, DataNode>.Index)
+        case children(DataNode.Children.Iterator)
         case list([(key: Key, node: DataNode)], Int)
     }
 
@@ -54,11 +54,11 @@ struct JSONTextChunks: Sendable {
     }
 
     /// The text of `members` as one object (`null` without members).
-    init(members: [Key: DataNode], export: Bool, prefix: [UInt8] = [], suffix: [UInt8] = []) {
+    init(members: DataNode.Children, export: Bool, prefix: [UInt8] = [], suffix: [UInt8] = []) {
         self.export = export
         self.head = prefix
         self.suffix = suffix
-        openMembers(.dictionary(members, members.startIndex), isEmpty: members.isEmpty)
+        openMembers(.children(members.makeIterator()), isEmpty: members.isEmpty)
     }
 
     /// Puts `bytes` before what is still to come.
@@ -131,10 +131,9 @@ struct JSONTextChunks: Sendable {
     /// The member at the position, and the members after it.
     private static func advance(_ members: Members) -> (Key, DataNode, Members)? {
         switch members {
-        case .dictionary(let dictionary, let index):
-            guard index < dictionary.endIndex else { return nil }
-            let (key, child) = dictionary[index]
-            return (key, child, .dictionary(dictionary, dictionary.index(after: index)))
+        case .children(var iterator):
+            guard let (key, child) = iterator.next() else { return nil }
+            return (key, child, .children(iterator))
         case .list(let list, let index):
             guard index < list.count else { return nil }
             return (list[index].key, list[index].node, .list(list, index + 1))
@@ -158,7 +157,7 @@ struct JSONTextChunks: Sendable {
             stack.append(.elements(elements, next: 0))
         case .members(let children, let priority):
             out.append(UInt8(ascii: "{"))
-            stack.append(.members(.dictionary(children, children.startIndex), priority: priority, first: true))
+            stack.append(.members(.children(children.makeIterator()), priority: priority, first: true))
         }
     }
 

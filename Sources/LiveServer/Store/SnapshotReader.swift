@@ -72,7 +72,8 @@ struct SnapshotReader {
         guard start < end else { return try slowNode(p, start, end, depth: depth) }
         if end - start == 4, p[start] == UInt8(ascii: "n") { return .empty }  // null (the text is valid)
         let isObject = p[start] == UInt8(ascii: "{")
-        if !isObject || end - start <= packLimit, PlainText.end(p, start) == end {
+        // (A larger object is not walked to find it is not packed.)
+        if !isObject || end - start <= packLimit, plainEnd(p, start) == end {
             return DataNode(packed: PackedJSON(bytes, start: start, end: end))
         }
         if isObject, let (node, objectEnd) = try members(p, start, end, depth: depth), objectEnd == end { return node }
@@ -80,29 +81,41 @@ struct SnapshotReader {
         return try slowNode(p, start, end, depth: depth)
     }
 
+    /// How ``members(_:_:_:depth:into:)`` keeps an object's children.
+    private enum Collection {
+        /// In a dictionary; past ``SnapshotReader/countedAfter`` members,
+        /// the object is read again into a table, if `table` allows.
+        case dictionary(table: Bool)
+        /// In a ``MemberTable`` of the text.
+        case table
+    }
+
     /// The node of the object that starts at `start`, too large to pack,
     /// member by member, and one past its end (found by reading it: its
     /// text is not walked beforehand), within `limit`; `nil` when a member
     /// is named `.…` (a priority or a wrapped value), or the text holds
     /// anything unexpected: the object is then read as a body is.
-    private func members(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ limit: Int,
-                         depth: Int) throws -> (node: DataNode, end: Int)? {
+    ///
+    /// An object of more than ``countedAfter`` members is kept in a
+    /// ``MemberTable`` of the text, unless a member's name holds an escape.
+    private func members(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ limit: Int, depth: Int,
+                         into collection: Collection = .dictionary(table: true)) throws -> (node: DataNode, end: Int)? {
         var children: [Key: DataNode] = [:]
+        var table = MemberTable.Builder(buffer: bytes)
         var i = skipSpace(p, start + 1, limit)
         if i < limit, p[i] == UInt8(ascii: "}") { return (.empty, i + 1) }
         while i < limit, p[i] == UInt8(ascii: "\"") {
-            guard let nameEnd = Self.escapedStringEnd(p, i, limit), nameEnd - i > 2, p[i + 1] != UInt8(ascii: "."),
-                  let key = try Self.key(p, i, nameEnd)
+            guard let nameEnd = Self.escapedStringEnd(p, i, limit), nameEnd - i > 2, p[i + 1] != UInt8(ascii: ".")
             else { return nil }
+            let nameStart = i
             i = skipSpace(p, nameEnd, limit)
             guard i < limit, p[i] == UInt8(ascii: ":") else { return nil }
             let valueStart = skipSpace(p, i + 1, limit)
             let valueEnd: Int
-            let child: DataNode
+            var child: DataNode?
             if let plainEnd = plainEnd(p, valueStart) {
-                // Packed as it is found: its text is walked once.
+                // Kept as it is found: its text is walked once.
                 valueEnd = plainEnd
-                child = DataNode(packed: PackedJSON(bytes, start: valueStart, end: plainEnd))
             } else if valueStart < limit, p[valueStart] == UInt8(ascii: "{") {
                 if let (object, objectEnd) = try members(p, valueStart, limit, depth: depth + 1) {
                     valueEnd = objectEnd
@@ -119,14 +132,33 @@ struct SnapshotReader {
                 valueEnd = found
                 child = try node(p, valueStart, valueEnd, depth: depth + 1)
             }
-            // The last occurrence of a key wins, even an empty one.
-            if child.isEmpty { children.removeValue(forKey: key) } else { children[key] = child }
+            switch collection {
+            case .table:
+                guard PlainText.stringEnd(p, nameStart) == nameEnd, !table.isFull else {
+                    // A name with an escape is not where its key's bytes are.
+                    return try members(p, start, limit, depth: depth, into: .dictionary(table: false))
+                }
+                if let child {
+                    table.add(keyStart: nameStart + 1, keyEnd: nameEnd - 1, node: child)
+                } else {
+                    table.add(keyStart: nameStart + 1, keyEnd: nameEnd - 1, valueStart: valueStart, valueEnd: valueEnd)
+                }
+            case .dictionary:
+                guard let key = try Self.key(p, nameStart, nameEnd) else { return nil }
+                let child = child ?? DataNode(packed: PackedJSON(bytes, start: valueStart, end: valueEnd))
+                // The last occurrence of a key wins, even an empty one.
+                if child.isEmpty { children.removeValue(forKey: key) } else { children[key] = child }
+            }
             i = skipSpace(p, valueEnd, limit)
             guard i < limit else { return nil }
-            if p[i] == UInt8(ascii: "}") { return (DataNode(nonEmptyChildren: children), i + 1) }
+            if p[i] == UInt8(ascii: "}") {
+                if case .table = collection { return (DataNode(table: table.finish()), i + 1) }
+                return (DataNode(nonEmptyChildren: children), i + 1)
+            }
             guard p[i] == UInt8(ascii: ",") else { return nil }
             i = skipSpace(p, i + 1, limit)
-            if children.count == Self.countedAfter {
+            if case .dictionary(let tableAllowed) = collection, children.count == Self.countedAfter {
+                if tableAllowed { return try members(p, start, limit, depth: depth, into: .table) }
                 // Many members: the rest are counted, so that the dictionary
                 // is made at its size rather than grown (which holds the old
                 // and the new table at once).

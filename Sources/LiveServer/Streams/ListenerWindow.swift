@@ -54,7 +54,7 @@ final class ListenerWindow {
     /// takes it.
     func firstPut(export: Bool) -> JSONTextChunks {
         let (prefix, suffix) = FramedEvent.putFrame(.root)
-        return JSONTextChunks(members: members, export: export, prefix: prefix, suffix: suffix)
+        return JSONTextChunks(members: DataNode.Children(members), export: export, prefix: prefix, suffix: suffix)
     }
 
     /// The window in query order, as ``DatabaseQuery/window(of:)`` finds
@@ -98,7 +98,7 @@ final class ListenerWindow {
     ///   location's children (a first write there copies them once); see
     ///   ``init(_:of:)`` otherwise.
     private func window(of node: DataNode) -> [Key: DataNode] {
-        if query.limit == nil, query.start == nil, query.end == nil { return node.children }
+        if query.limit == nil, query.start == nil, query.end == nil { return node.children.dictionary }
         var next: [Key: DataNode] = [:]
         if query.limit == nil {
             for child in query.members(of: node) { next[child.key] = child.node }

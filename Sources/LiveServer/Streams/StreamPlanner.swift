@@ -97,7 +97,7 @@ enum StreamPlanner {
 
     /// The children of `location` that `mutation` writes at or below, in
     /// order of first write; nil when a write lies at or above the location.
-    private static func touchedChildren(_ mutation: Mutation, below location: DatabasePath) -> [Key]? {
+    static func touchedChildren(_ mutation: Mutation, below location: DatabasePath) -> [Key]? {
         var keys: [Key] = []
         var seen = Set<Key>()
         for write in mutation.writes {

@@ -60,7 +60,7 @@ struct JSONTextChunksTests {
         }
         #expect(Self.joined(JSONTextChunks(members: [(key: Key, node: DataNode)](), export: false), size: 1).text
             == Array("null".utf8))
-        #expect(Self.joined(JSONTextChunks(members: [Key: DataNode](), export: true), size: 1).text == Array("null".utf8))
+        #expect(Self.joined(JSONTextChunks(members: DataNode.Children([:]), export: true), size: 1).text == Array("null".utf8))
         #expect(Self.joined(JSONTextChunks(.empty, export: false), size: 1).text == Array("null".utf8))
     }
 

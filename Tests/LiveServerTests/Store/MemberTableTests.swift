@@ -1,0 +1,139 @@
+// MemberTableTests.swift — a large object of a data file, kept in a table
+// of its text with the writes since in an overlay, against the same object
+// read as a body (a dictionary) and written the same way.
+
+import LiveModel
+@testable import LiveServer
+import Testing
+
+@Suite("Member table")
+struct MemberTableTests {
+    /// Whether `node` keeps its children in a table of its text.
+    static func isTable(_ node: DataNode) -> Bool {
+        if case .table = node.value { return true }
+        return false
+    }
+
+    /// The text of an object of `count` members, of every kind a data file
+    /// may hold: plain values, values read as a body is (arrays, fractions,
+    /// priorities, escapes the server does not write), `null`s, names given
+    /// twice, spaces.
+    static func text(count: Int, rng: inout SplitMix64, escapedName: Bool = false) -> String {
+        var members: [String] = []
+        for i in 0..<count {
+            let name = Int.random(in: 0..<20, using: &rng) == 0 ? "k\(Int.random(in: 0..<i + 1, using: &rng))" : "k\(i)"
+            let value: String
+            switch Int.random(in: 0..<10, using: &rng) {
+            case 0: value = "null"
+            case 1: value = "[1, 2, {\"a\": null}]"
+            case 2: value = #"{"n": 1.5, "s": "\u00e9"}"#
+            case 3: value = #"{".priority": \#(i % 7), "n": \#(i)}"#
+            case 4: value = #""text \#(i)""#
+            case 5: value = "\(i)"
+            default: value = #"{"n": \#(i), "title": "Item \#(i)", "tags": {"a": true}}"#
+            }
+            members.append((i % 97 == 0 ? " " : "") + "\"\(name)\":" + value)
+        }
+        if escapedName { members.append(#""\u006b1": 7"#) }
+        return "{" + members.joined(separator: ",") + "}"
+    }
+
+    /// The same data read from a file (`read`) and as a body (`body`).
+    static func pair(count: Int, rng: inout SplitMix64, escapedName: Bool = false) throws -> (read: DataNode, body: DataNode) {
+        let bytes = Array(text(count: count, rng: &rng, escapedName: escapedName).utf8)
+        return (try DataNode.reading(snapshot: bytes), try DataNode(json: JSONValue(parsingUTF8: bytes)))
+    }
+
+    /// Every whole read of `read` answers as the same read of `body`.
+    static func expectSame(_ read: DataNode, _ body: DataNode, _ context: @autoclosure () -> String) {
+        // (Compared as booleans: a failure would otherwise print both values.)
+        let equal = read == body
+        #expect(equal, "\(context())")
+        #expect(read.childCount == body.childCount, "\(context())")
+        #expect(read.digest == body.digest, "\(context())")
+        for export in [false, true] {
+            let same = (try? JSONValue(parsingUTF8: read.jsonBytes(export: export))) == body.json(export: export)
+            #expect(same, "\(context())")
+        }
+        let text = JSONTextChunksTests.joined(JSONTextChunks(read, export: true), size: 1 << 12).text
+        let chunked = (try? JSONValue(parsingUTF8: text)) == body.json(export: true)
+        #expect(chunked, "\(context())")
+    }
+
+    @Test("a large object of a data file is kept in a table and reads as a body does")
+    func readsAsABody() throws {
+        let seed = storeTestSeed("MemberTableTests.readsAsABody")
+        var rng = SplitMix64(seed: seed)
+        let (read, body) = try Self.pair(count: SnapshotReader.countedAfter + 1500, rng: &rng)
+        let isTable = Self.isTable(read)
+        #expect(isTable, "seed \(seed)")
+        Self.expectSame(read, body, "seed \(seed)")
+        for (key, child) in body.children {
+            let found = read.child(key) == child
+            #expect(found, "seed \(seed): \(key)")
+        }
+        #expect(read.child("absent").isEmpty)
+        // Wrapped in another object, and with a name spelled with an escape
+        // (then read into a dictionary).
+        let escaped = try Self.pair(count: SnapshotReader.countedAfter + 1500, rng: &rng, escapedName: true)
+        let escapedIsTable = Self.isTable(escaped.read)
+        #expect(!escapedIsTable, "seed \(seed)")
+        Self.expectSame(escaped.read, escaped.body, "seed \(seed), an escaped name")
+    }
+
+    @Test("writes to a table's children read as the same writes to a dictionary's, digests followed")
+    func writes() throws {
+        let seed = storeTestSeed("MemberTableTests.writes")
+        var rng = SplitMix64(seed: seed)
+        // Enough members that more than `countedAfter` are present.
+        let count = SnapshotReader.countedAfter + 1500
+        let text = "{\"big\":" + Self.text(count: count, rng: &rng) + ",\"other\":1}"
+        var read = try DataNode.reading(snapshot: Array(text.utf8))
+        var body = try DataNode(json: JSONValue(parsingUTF8: Array(text.utf8)))
+        let isTable = Self.isTable(read.child("big"))
+        #expect(isTable, "seed \(seed)")
+        _ = read.digest  // the memo is then followed through the writes
+        for step in 0..<80 {
+            let key = "k\(Int.random(in: 0..<count + 50, using: &rng))"
+            let path: DatabasePath
+            switch Int.random(in: 0..<3, using: &rng) {
+            case 0: path = try DatabasePath("big/\(key)")
+            case 1: path = try DatabasePath("big/\(key)/n")
+            default: path = try DatabasePath("big/\(key)/deep/er")
+            }
+            let node: DataNode
+            switch Int.random(in: 0..<4, using: &rng) {
+            case 0: node = .empty
+            case 1: node = try storeNode("\(Int.random(in: 0..<9, using: &rng))")
+            case 2: node = try storeNode(#"{".value": "s", ".priority": 2}"#)
+            default: node = try storeNode(#"{"n": 1, "m": {"x": true}}"#)
+            }
+            let before = read
+            read.set(node, at: path)
+            body.set(node, at: path)
+            let context = "seed \(seed), step \(step): \(path) = \(node); replay: LIVE_TEST_SEED=\(seed)"
+            let written = read.child(at: path) == body.child(at: path)
+            #expect(written, "\(context)")
+            #expect(read.child("big").childCount == body.child("big").childCount, "\(context)")
+            #expect(read.digest == body.digest, "\(context)")
+            // A copy taken before the write still reads as it did.
+            let kept = before != read || before.child(at: path) == read.child(at: path)
+            #expect(kept, "\(context)")
+            if step % 20 == 19 { Self.expectSame(read, body, context) }
+        }
+        Self.expectSame(read, body, "seed \(seed), at the end")
+    }
+
+    @Test("removing every child of a table leaves nothing")
+    func removeAll() throws {
+        var rng = SplitMix64(seed: 7)
+        var (read, _) = try Self.pair(count: SnapshotReader.countedAfter + 1500, rng: &rng)
+        let isTable = Self.isTable(read)
+        #expect(isTable)
+        read.set(.empty, at: "k0")
+        let keys = Array(read.children.keys)
+        for key in keys { read.set(.empty, at: DatabasePath(uncheckedKeys: [key])) }
+        #expect(read.isEmpty)
+        #expect(read.children.isEmpty)
+    }
+}
