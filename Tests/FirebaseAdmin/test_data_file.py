@@ -5,8 +5,9 @@ package.
 The file holds hostile data beside plain children: whitespace, escapes,
 fractions, -0, long integers, nulls, arrays and array-like objects,
 priorities and wrapped values (the export format), a member given twice,
-canonically equivalent and numeric-looking keys, a deep path and a huge
-value. The same value written by firebase-admin to the suite's running
+canonically equivalent and numeric-looking keys, a deep path, a huge
+value, and an object of thousands of members (which the server keeps in a
+table of the file's text), some given twice, null or prioritized. The same value written by firebase-admin to the suite's running
 server (LIVE_SERVER_URL) is the reference: every read (whole, shallow,
 ordered and limited queries, ETags) must answer the same from both, before
 and after the same writes, and after the file server restarts.
@@ -60,9 +61,23 @@ def hostile_items(rng):
         '"deep":' + deep,
         '"huge":"%s"' % ("x" * 200_000),
         '"large":{%s}' % ",".join('"m%d":{"n":%d,"t":"%s"}' % (i, i, "y" * 40) for i in range(400)),
+        '"table":{%s}' % ",".join(table_members(rng)),
     ]
     rng.shuffle(members)
     return '{"items":{' + ",".join(members) + '},"top":{".priority":1,"k":"v"}}'
+
+
+def table_members(rng):
+    """More members than the server keeps in a dictionary when it reads a
+    file (it keeps them in a table of the text): plain ones, and a few
+    given twice, null, prioritized or with a fraction."""
+    members = []
+    for i in range(6500):
+        name = "t%d" % (rng.randrange(i + 1) if rng.random() < 0.03 else i)
+        value = rng.choice(['{"n":%d,"g":"g%d"}' % (rng.randrange(1000), i % 5), '"s%d"' % i, "%d" % i, "null",
+                            '{".priority":%d,"n":%d}' % (i % 3, i), '{"n":%d.5}' % i])
+        members.append('"%s":%s' % (name, value))
+    return members
 
 
 class Server:
@@ -125,7 +140,7 @@ class DataFileTests(unittest.TestCase):
         for name, read in reads:
             self.assertEqual(read(db.reference("/", app=file_app)), read(db.reference(base, app=body_app)),
                              "seed %d, %s: %s of /" % (SEED, context, name))
-        for path in ["items/canon", "items/canon/t", "items/spaced", "items/deep/d28/d27", "items/dup", "items/dup2", "items/dup2/a", "items/arraylike", "items/large/m7"]:
+        for path in ["items/canon", "items/canon/t", "items/spaced", "items/deep/d28/d27", "items/dup", "items/dup2", "items/dup2/a", "items/arraylike", "items/large/m7", "items/table/t7", "items/table"]:
             self.assertEqual(db.reference(path, app=file_app).get(etag=True),
                              db.reference(base + "/" + path, app=body_app).get(etag=True),
                              "seed %d, %s: %s" % (SEED, context, path))
@@ -136,6 +151,12 @@ class DataFileTests(unittest.TestCase):
             self.assertEqual(query(db.reference("items", app=file_app)).get(),
                              query(db.reference(base + "/items", app=body_app)).get(),
                              "seed %d, %s: a query" % (SEED, context))
+        for query in [lambda r: r.order_by_child("n").limit_to_last(9),
+                      lambda r: r.order_by_key().start_at("t100").end_at("t2"),
+                      lambda r: r.order_by_value().limit_to_first(4)]:
+            self.assertEqual(query(db.reference("items/table", app=file_app)).get(),
+                             query(db.reference(base + "/items/table", app=body_app)).get(),
+                             "seed %d, %s: a query of the table" % (SEED, context))
 
     def test_a_data_file_reads_as_the_same_value_written(self):
         text = hostile_items(self.rng)
@@ -152,6 +173,7 @@ class DataFileTests(unittest.TestCase):
         for step in range(40):
             path = "items/" + self.rng.choice(["c%03d" % self.rng.randrange(300), "spaced", "dup", "arraylike",
                                                "large/m%d" % self.rng.randrange(400), "numbers", "canon",
+                                               "table/t%d" % self.rng.randrange(6600),
                                                "new%d" % step])
             path += self.rng.choice(["", "/s", "/tags/red", "/a"])
             value = self.rng.choice([None, 1, 2.5, "v", {"x": 1}, [1, 2], {"s": self.rng.randrange(100)}])
@@ -160,8 +182,9 @@ class DataFileTests(unittest.TestCase):
                     ref.delete()
                 else:
                     ref.set(value)
-        db.reference("items", app=file_app).update({"c001/s": 5, "c002": None, "large/m1/n": -1})
-        db.reference(base + "/items", app=body_app).update({"c001/s": 5, "c002": None, "large/m1/n": -1})
+        update = {"c001/s": 5, "c002": None, "large/m1/n": -1, "table/t3": None, "table/t4/n": 8, "table/x": 1}
+        db.reference("items", app=file_app).update(update)
+        db.reference(base + "/items", app=body_app).update(update)
         self.assert_same_reads(file_app, body_app, base, "after writes")
 
         # A restart reads the compacted file back as it was.
