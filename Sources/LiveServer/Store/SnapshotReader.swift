@@ -8,7 +8,9 @@ extension DataNode {
     /// value (see ``PlainText``) of at most `packLimit` bytes, and every
     /// plain primitive, stays a span of the file's bytes (``PackedJSON``)
     /// until it is written over, so a large file costs about its own size
-    /// plus a dictionary entry per child of each larger object. Anything else
+    /// plus a dictionary entry per child of each larger object, or, for an
+    /// object of more than ``SnapshotReader/countedAfter`` members, about
+    /// 24 bytes a member in a ``MemberTable`` of the text. Anything else
     /// (priorities, arrays, `null`s, escapes, fractions, whitespace inside a
     /// small value) is read as a body is.
     /// - Throws: ``StoreError`` for data the database refuses, or
