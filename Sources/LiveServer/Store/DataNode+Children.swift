@@ -2,6 +2,22 @@
 
 import LiveModel
 
+/// What a node of ``TableChildren`` keeps beside its overlay: its table,
+/// its count of children and the memo of their digest. A write makes a new
+/// one, so the copies of a node share it.
+final class TableState: Sendable {
+    let table: MemberTable
+    /// How many children are present.
+    let count: Int
+    let memo: DigestMemo
+
+    init(table: MemberTable, count: Int, memo: DigestMemo) {
+        self.table = table
+        self.count = count
+        self.memo = memo
+    }
+}
+
 /// The children of a large object read from a data file: its
 /// ``MemberTable``, and the children written below it since, which take
 /// the place of the table's (``DataNode/empty`` where a child was removed).
@@ -9,13 +25,14 @@ struct TableChildren: Sendable {
     let table: MemberTable
     /// The children written since the table was read: every key here
     /// replaces the table's member; an empty node removes it.
-    private(set) var overlay: [Key: DataNode] = [:]
+    private(set) var overlay: [Key: DataNode]
     /// How many children are present.
     private(set) var count: Int
 
-    init(_ table: MemberTable) {
-        self.table = table
-        count = table.count
+    init(overlay: [Key: DataNode], state: TableState) {
+        table = state.table
+        self.overlay = overlay
+        count = state.count
     }
 
     /// The child at `key`, or `nil`.
@@ -25,18 +42,25 @@ struct TableChildren: Sendable {
         return table.member(key)
     }
 
-    /// Puts `child` at `key` (an empty node removes it).
+    /// Takes the child at `key` out (``DataNode/empty`` when absent), so
+    /// that it can be changed without a copy; ``put(_:at:)`` puts it back.
     /// - Complexity: O(1) on average.
-    mutating func set(_ child: DataNode, at key: Key) {
-        let existed = self[key] != nil
-        if table.member(key) != nil {
+    mutating func take(_ key: Key) -> DataNode {
+        let child = overlay.removeValue(forKey: key) ?? table.member(key) ?? .empty
+        if !child.isEmpty { count -= 1 }
+        return child
+    }
+
+    /// Puts `child` at `key`, taken out by ``take(_:)`` (an empty node
+    /// removes it).
+    /// - Complexity: O(1) on average.
+    mutating func put(_ child: DataNode, at key: Key) {
+        if !child.isEmpty {
             overlay[key] = child
-        } else if child.isEmpty {
-            overlay.removeValue(forKey: key)
-        } else {
-            overlay[key] = child
+            count += 1
+        } else if table.member(key) != nil {
+            overlay[key] = .empty
         }
-        count += (child.isEmpty ? 0 : 1) - (existed ? 1 : 0)
     }
 
     /// Whether both are the same table with the same writes.

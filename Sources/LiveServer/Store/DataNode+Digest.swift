@@ -47,7 +47,7 @@ extension DataNode {
     private var memo: DigestMemo? {
         switch value {
         case .children(_, let memo): memo
-        case .table(_, let memo): memo
+        case .table(_, let state): state.memo
         case .empty, .leaf, .packed, .prioritized: nil
         }
     }

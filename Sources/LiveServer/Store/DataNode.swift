@@ -27,8 +27,9 @@ package struct DataNode: Sendable {
         /// the memo of their digest (see ``DigestMemo``).
         case children([Key: DataNode], DigestMemo?)
         /// The children of a large object of the data file, kept in its
-        /// text (see ``TableChildren``), with the memo of their digest.
-        indirect case table(TableChildren, DigestMemo)
+        /// text (see ``TableChildren``): the children written since, and
+        /// the table with the count and the memo of their digest.
+        case table([Key: DataNode], TableState)
         /// A leaf or children still kept as the text they were read from.
         case packed(PackedJSON)
         /// A leaf or children (never empty, never prioritized again) with
@@ -60,7 +61,7 @@ package struct DataNode: Sendable {
     package var children: Children {
         switch value {
         case .children(let children, _): Children(children)
-        case .table(let children, _): Children(children)
+        case .table(let overlay, let state): Children(TableChildren(overlay: overlay, state: state))
         case .packed(let packed): Children(packed.children)
         case .empty, .leaf, .prioritized: .none
         }
@@ -125,7 +126,8 @@ package struct DataNode: Sendable {
     /// A node of the members of `table`, without a priority; ``empty`` when
     /// none is present.
     init(table: MemberTable) {
-        self.init(content: table.count == 0 ? .empty : .table(TableChildren(table), DigestMemo()))
+        self.init(content: table.count == 0 ? .empty
+            : .table([:], TableState(table: table, count: table.count, memo: DigestMemo())))
     }
 
     /// A node of plain text (see ``PackedJSON``), without a priority.
@@ -154,7 +156,7 @@ package struct DataNode: Sendable {
     package func child(_ key: Key) -> DataNode {
         switch value {
         case .children(let children, _): children[key] ?? .empty
-        case .table(let children, _): children[key] ?? .empty
+        case .table(let overlay, let state): TableChildren(overlay: overlay, state: state)[key] ?? .empty
         case .packed(let packed): packed.member(key).map(DataNode.init(packed:)) ?? .empty
         case .empty, .leaf, .prioritized: .empty
         }
@@ -200,15 +202,18 @@ package struct DataNode: Sendable {
         case .children(let current, let memo):
             children = current
             members = memo?.known
-        case .table(var children, let memo):
+        case .table(let overlay, let state):
+            var children = TableChildren(overlay: overlay, state: state)
             content = .empty  // leaves the overlay uniquely referenced
-            members = memo.known
-            var child = children[key] ?? .empty
+            members = state.memo.known
+            var child = children.take(key)
             Self.set(node, keys: keys.dropFirst(), in: &child, at: key, following: &members)
-            children.set(child, at: key)
+            children.put(child, at: key)
             // A node left without children is empty, and so has no priority.
             self = children.count == 0 ? .empty
-                : DataNode(content: .table(children, DigestMemo(members)), priority: priority)
+                : DataNode(content: .table(children.overlay, TableState(table: children.table, count: children.count,
+                                                                        memo: DigestMemo(members))),
+                           priority: priority)
             return
         case .packed(let packed) where packed.isObject:
             children = packed.children
@@ -257,7 +262,7 @@ extension DataNode: Equatable {
             return true
         case (.children(let x, _), .children(let y, _)):
             return x == y
-        case (.table(let x, _), .table(let y, _)) where x.isIdentical(to: y):
+        case (.table(let x, let a), .table(let y, let b)) where a.table === b.table && a.count == b.count && x == y:
             return true
         default:
             let (leafA, leafB) = (a.leaf, b.leaf)

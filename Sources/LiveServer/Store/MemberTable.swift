@@ -91,6 +91,17 @@ final class MemberTable: Sendable {
         }
     }
 
+    /// The members present, as a dictionary.
+    /// - Complexity: O(number of members).
+    var dictionary: [Key: DataNode] {
+        var members: [Key: DataNode] = [:]
+        members.reserveCapacity(count)
+        for i in 0..<entries.count {
+            if let node = node(at: i) { members[key(at: i)] = node }
+        }
+        return members
+    }
+
     /// The number of entries, present or not: entry indices are below it.
     var entryCount: Int { entries.count }
 
@@ -173,9 +184,10 @@ final class MemberTable: Sendable {
 
         /// The table: a name given twice is its last occurrence.
         /// - Complexity: O(number of members) on average.
-        func finish() -> MemberTable {
-            precondition(!isFull, "MemberTable: more than \(MemberTable.capacity) members")
+        mutating func finish() -> MemberTable {
+            precondition(entries.count <= MemberTable.capacity, "MemberTable: more than \(MemberTable.capacity) members")
             var entries = self.entries
+            self.entries = []  // (so that `entries` is changed in place)
             var capacity = 8
             while capacity < entries.count * 2 { capacity <<= 1 }
             var slots = [UInt32](repeating: 0, count: capacity)

@@ -83,15 +83,6 @@ struct SnapshotReader {
         return try slowNode(p, start, end, depth: depth)
     }
 
-    /// How ``members(_:_:_:depth:into:)`` keeps an object's children.
-    private enum Collection {
-        /// In a dictionary; past ``SnapshotReader/countedAfter`` members,
-        /// the object is read again into a table, if `table` allows.
-        case dictionary(table: Bool)
-        /// In a ``MemberTable`` of the text.
-        case table
-    }
-
     /// The node of the object that starts at `start`, too large to pack,
     /// member by member, and one past its end (found by reading it: its
     /// text is not walked beforehand), within `limit`; `nil` when a member
@@ -100,10 +91,15 @@ struct SnapshotReader {
     ///
     /// An object of more than ``countedAfter`` members is kept in a
     /// ``MemberTable`` of the text, unless a member's name holds an escape.
-    private func members(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ limit: Int, depth: Int,
-                         into collection: Collection = .dictionary(table: true)) throws -> (node: DataNode, end: Int)? {
+    /// Its text is read once either way: the members are kept for the
+    /// table as they are read, until it is clear whether it will be one.
+    private func members(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ limit: Int,
+                         depth: Int) throws -> (node: DataNode, end: Int)? {
         var children: [Key: DataNode] = [:]
-        var table = MemberTable.Builder(buffer: bytes)
+        // The members as a table takes them, while every name is plain.
+        var table: MemberTable.Builder? = MemberTable.Builder(buffer: bytes)
+        // Whether the members go to the table alone (past `countedAfter`).
+        var inTable = false
         var i = skipSpace(p, start + 1, limit)
         if i < limit, p[i] == UInt8(ascii: "}") { return (.empty, i + 1) }
         while i < limit, p[i] == UInt8(ascii: "\"") {
@@ -134,18 +130,18 @@ struct SnapshotReader {
                 valueEnd = found
                 child = try node(p, valueStart, valueEnd, depth: depth + 1)
             }
-            switch collection {
-            case .table:
-                guard PlainText.stringEnd(p, nameStart) == nameEnd, !table.isFull else {
-                    // A name with an escape is not where its key's bytes are.
-                    return try members(p, start, limit, depth: depth, into: .dictionary(table: false))
-                }
-                if let child {
-                    table.add(keyStart: nameStart + 1, keyEnd: nameEnd - 1, node: child)
-                } else {
-                    table.add(keyStart: nameStart + 1, keyEnd: nameEnd - 1, valueStart: valueStart, valueEnd: valueEnd)
-                }
-            case .dictionary:
+            if table != nil, PlainText.stringEnd(p, nameStart) != nameEnd || table!.isFull {
+                // A name with an escape is not where its key's bytes are.
+                if inTable { children = table!.finish().dictionary }
+                table = nil
+                inTable = false
+            }
+            if let child {
+                table?.add(keyStart: nameStart + 1, keyEnd: nameEnd - 1, node: child)
+            } else {
+                table?.add(keyStart: nameStart + 1, keyEnd: nameEnd - 1, valueStart: valueStart, valueEnd: valueEnd)
+            }
+            if !inTable {
                 guard let key = try Self.key(p, nameStart, nameEnd) else { return nil }
                 let child = child ?? DataNode(packed: PackedJSON(bytes, start: valueStart, end: valueEnd))
                 // The last occurrence of a key wins, even an empty one.
@@ -154,17 +150,21 @@ struct SnapshotReader {
             i = skipSpace(p, valueEnd, limit)
             guard i < limit else { return nil }
             if p[i] == UInt8(ascii: "}") {
-                if case .table = collection { return (DataNode(table: table.finish()), i + 1) }
+                if inTable, var table { return (DataNode(table: table.finish()), i + 1) }
                 return (DataNode(nonEmptyChildren: children), i + 1)
             }
             guard p[i] == UInt8(ascii: ",") else { return nil }
             i = skipSpace(p, i + 1, limit)
-            if case .dictionary(let tableAllowed) = collection, children.count == Self.countedAfter {
-                if tableAllowed { return try members(p, start, limit, depth: depth, into: .table) }
-                // Many members: the rest are counted, so that the dictionary
-                // is made at its size rather than grown (which holds the old
-                // and the new table at once).
-                children.reserveCapacity(children.count + memberCount(p, i, limit))
+            if !inTable, children.count == Self.countedAfter {
+                if table != nil {
+                    inTable = true
+                    children = [:]
+                } else {
+                    // Many members: the rest are counted, so that the
+                    // dictionary is made at its size rather than grown
+                    // (which holds the old and the new table at once).
+                    children.reserveCapacity(children.count + memberCount(p, i, limit))
+                }
             }
         }
         return nil

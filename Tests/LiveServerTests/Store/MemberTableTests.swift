@@ -124,6 +124,26 @@ struct MemberTableTests {
         Self.expectSame(read, body, "seed \(seed), at the end")
     }
 
+    @Test("large objects nested in large objects, some with a name spelled with an escape, are each read once")
+    func nested() throws {
+        // Read again at each level, this would take 2^12 readings of the
+        // innermost object (a body that must not hold the server).
+        var text = "1"
+        for level in 0..<12 {
+            let members = (1...SnapshotReader.countedAfter + 4).map { #""m\#($0)":\#($0)"# }
+            let escaped = level % 2 == 1 ? #","\u006d1":"escaped""# : ""
+            text = #"{"m0":"# + text + "," + members.joined(separator: ",") + escaped + "}"
+        }
+        let bytes = Array(text.utf8)
+        let read = try DataNode.reading(snapshot: bytes)
+        let body = try DataNode(json: JSONValue(parsingUTF8: bytes))
+        let equal = read == body
+        #expect(equal)
+        let (outer, inner) = (Self.isTable(read), Self.isTable(read.child("m0")))
+        #expect(!outer && inner)  // the outermost level has the escaped name
+        #expect(read.child(at: "m0/m1") == body.child(at: "m0/m1"))
+    }
+
     @Test("removing every child of a table leaves nothing")
     func removeAll() throws {
         var rng = SplitMix64(seed: 7)
