@@ -262,8 +262,6 @@ extension DataNode: Equatable {
             return true
         case (.children(let x, _), .children(let y, _)):
             return x == y
-        case (.table(let x, let a), .table(let y, let b)) where a.table === b.table && a.count == b.count && x == y:
-            return true
         default:
             let (leafA, leafB) = (a.leaf, b.leaf)
             if leafA != nil || leafB != nil { return leafA == leafB }
