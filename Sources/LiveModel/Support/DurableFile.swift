@@ -42,21 +42,31 @@ package enum DurableFile {
             throw Failure(description: "Cannot read \(path): it is not a regular file")
         }
         let size = max(0, Int(status.st_size))
-        var bytes = [UInt8](repeating: 0, count: size + padding)
         var count = 0
-        var probe = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let read: Int
-            if count < size {
-                read = bytes.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress! + count, size - count) }
-            } else {
-                // Past the size the file had when opened: it grew meanwhile.
-                read = probe.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
-                if read > 0 { bytes.insert(contentsOf: probe[0..<read], at: count) }
+        var failed = false
+        // Read straight into the array's storage, which is not zeroed first:
+        // at a file's size that would be a pass over all of it for nothing.
+        var bytes = [UInt8](unsafeUninitializedCapacity: max(1, size + padding)) { storage, initialized in
+            let base = storage.baseAddress!
+            var ended = false
+            while count < size && !ended && !failed {
+                let read = posixRead(fd, base + count, size - count)
+                if read < 0 && errno == EINTR { continue }
+                if read < 0 { failed = true } else if read == 0 { ended = true } else { count += read }
             }
+            // The padding, and the rest of a file that shrank meanwhile.
+            (base + count).initialize(repeating: 0, count: size + padding - count)
+            initialized = size + padding
+        }
+        if failed { throw Failure(description: "Cannot read \(path): \(errnoText())") }
+        var probe = [UInt8](repeating: 0, count: 1 << 16)
+        while count >= size {
+            // Past the size the file had when opened: it may have grown meanwhile.
+            let read = probe.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
             if read < 0 && errno == EINTR { continue }
             if read < 0 { throw Failure(description: "Cannot read \(path): \(errnoText())") }
             if read == 0 { break }
+            bytes.insert(contentsOf: probe[0..<read], at: count)
             count += read
         }
         // The text, then zero bytes up to the end: `padding` of them.

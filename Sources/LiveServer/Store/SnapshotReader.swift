@@ -286,13 +286,11 @@ struct SnapshotReader {
     /// One past the closing quote of the string at `i`, escapes allowed.
     private static func escapedStringEnd(_ p: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> Int? {
         var j = i + 1
-        while j < end {
-            switch p[j] {
-            case UInt8(ascii: "\""): return j + 1
-            case UInt8(ascii: "\\"): j += 2
-            default: j += 1
-            }
+        while true {
+            j = PlainText.quoteOrBackslash(p, j, end)
+            guard j < end else { return nil }
+            if p[j] == UInt8(ascii: "\"") { return j + 1 }
+            j += 2  // an escape
         }
-        return nil
     }
 }
