@@ -42,6 +42,15 @@ extension ValueDigest {
             (sumHigh, sumLow, count) = (members.sum_high, members.sum_low, members.count)
         }
 
+        /// Adds the member named by the UTF-8 bytes `name` (a key's) whose
+        /// value has the digest `value`, as ``add(_:_:)`` does.
+        /// - Complexity: O(length of the name).
+        package mutating func add(utf8 name: UnsafeBufferPointer<UInt8>, _ value: ValueDigest) {
+            var members = lc_digest_members(sum_high: sumHigh, sum_low: sumLow, count: count)
+            lc_digest_members_add(&members, name.cChars, name.count, lc_digest(high: value.high, low: value.low))
+            (sumHigh, sumLow, count) = (members.sum_high, members.sum_low, members.count)
+        }
+
         /// Takes back the member `key` with the digest `value` that
         /// ``add(_:_:)`` added: with an addition of its new value, a change
         /// of one member, without adding the others again.

@@ -31,6 +31,21 @@ extension DataNode {
         case .children, .table:
             let memo = self.memo
             if let known = memo?.known { return known.object }
+            if case .table(let overlay, let state) = value {
+                // Cheap once the table's own members are known: the writes
+                // since are taken into them.
+                guard var members = state.table.digestMemo.known, budget >= overlay.count else { return nil }
+                for (key, written) in overlay {
+                    if let old = state.table.member(key) {
+                        guard let digest = old.cheapDigest(budget: &budget) else { return nil }
+                        members.remove(key, digest)
+                    }
+                    guard let digest = written.cheapDigest(budget: &budget) else { return nil }
+                    members.add(key, digest)
+                }
+                memo?.remember(members)
+                return members.object
+            }
             let children = self.children
             guard budget >= children.count else { return nil }
             var members = ValueDigest.Members()
@@ -53,7 +68,7 @@ extension DataNode {
     }
 
     /// The digest, reading texts with `digester`, made at the first text.
-    private func digest(using digester: inout ValueDigester?) -> ValueDigest {
+    fileprivate func digest(using digester: inout ValueDigester?) -> ValueDigest {
         switch content {
         case .empty: return .absent
         case .prioritized(let value, let priority):
@@ -70,10 +85,47 @@ extension DataNode {
         case .children, .table:
             let memo = self.memo
             if let known = memo?.known { return known.object }
-            var members = ValueDigest.Members()
-            for (key, child) in children { members.add(key, child.digest(using: &digester)) }
+            var members: ValueDigest.Members
+            if case .table(let overlay, let state) = value {
+                // The table's own members, then the writes since in their place.
+                members = state.table.ownMembers(using: &digester)
+                for (key, written) in overlay {
+                    if let old = state.table.member(key) { members.remove(key, old.digest(using: &digester)) }
+                    members.add(key, written.digest(using: &digester))
+                }
+            } else {
+                members = ValueDigest.Members()
+                for (key, child) in children { members.add(key, child.digest(using: &digester)) }
+            }
             memo?.remember(members)
             return members.object
         }
+    }
+}
+
+extension MemberTable {
+    /// The members of the digest of the table's own members (see
+    /// ``digestMemo``), read from their text without making a key or a
+    /// node of them, the first time.
+    /// - Complexity: O(size of the object's text) the first time; O(1)
+    ///   after.
+    fileprivate func ownMembers(using digester: inout ValueDigester?) -> ValueDigest.Members {
+        if let known = digestMemo.known { return known }
+        var members = ValueDigest.Members()
+        forEachMember { name, value in
+            switch value {
+            case .node(let node):
+                members.add(utf8: name, node.digest(using: &digester))
+            case .text(let text):
+                if digester == nil { digester = ValueDigester() }
+                // Validated when it was read: only memory can fail.
+                guard let digest = digester?.digest(of: text) else {
+                    fatalError("LiveServer: out of memory digesting a value")
+                }
+                members.add(utf8: name, digest)
+            }
+        }
+        digestMemo.remember(members)
+        return members
     }
 }

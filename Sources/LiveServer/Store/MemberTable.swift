@@ -91,6 +91,33 @@ final class MemberTable: Sendable {
         }
     }
 
+    /// The value of a present member: its text when plain, else its node.
+    enum Value {
+        case text(UnsafeBufferPointer<UInt8>)
+        case node(DataNode)
+    }
+
+    /// Calls `body` with the name (its bytes) and the value of each member
+    /// present, in text order, without making a key or a node of them.
+    /// - Complexity: O(number of members).
+    func forEachMember(_ body: (UnsafeBufferPointer<UInt8>, Value) -> Void) {
+        buffer.withUnsafeBufferPointer { p in
+            for entry in entries where entry.valueStart != Self.noValue {
+                let name = UnsafeBufferPointer(rebasing: p[Int(entry.keyStart)..<Int(entry.keyEnd)])
+                if entry.valueStart == Self.nodeValue {
+                    body(name, .node(nodes[Int(entry.valueEnd)]))
+                } else {
+                    body(name, .text(UnsafeBufferPointer(rebasing: p[Int(entry.valueStart)..<Int(entry.valueEnd)])))
+                }
+            }
+        }
+    }
+
+    /// The members of the digest of the table's own members (the writes
+    /// since it was read left out: see ``TableChildren``), once computed.
+    /// The table never changes, so neither do they.
+    let digestMemo = DigestMemo()
+
     /// The members present, as a dictionary.
     /// - Complexity: O(number of members).
     var dictionary: [Key: DataNode] {

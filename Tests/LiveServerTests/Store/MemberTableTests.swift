@@ -124,6 +124,48 @@ struct MemberTableTests {
         Self.expectSame(read, body, "seed \(seed), at the end")
     }
 
+    @Test("a table's digest is its own members' with the writes since taken into them, followed by its parent's")
+    func digests() throws {
+        let seed = storeTestSeed("MemberTableTests.digests")
+        var rng = SplitMix64(seed: seed)
+        let count = SnapshotReader.countedAfter + 1500
+        // The table beside enough siblings that its parent keeps a memo too.
+        let siblings = (1..<300).map { #""c\#($0)":\#($0)"# }.joined(separator: ",")
+        let text = Array((#"{"c0":"# + Self.text(count: count, rng: &rng) + "," + siblings + "}").utf8)
+        var read = try DataNode.reading(snapshot: text)
+        var body = try DataNode(json: JSONValue(parsingUTF8: text))
+        let isTable = Self.isTable(read.child("c0"))
+        #expect(isTable, "seed \(seed)")
+        // More nodes than a write follows, and none of them large enough
+        // to keep its digest: never cheap.
+        let group = "{" + (0..<100).map { #""x\#($0)":\#($0)"# }.joined(separator: ",") + "}"
+        let large = try storeNode("{" + (0..<50).map { #""g\#($0)":"# + group }.joined(separator: ",") + "}")
+        func write(_ node: DataNode, at path: DatabasePath, _ context: String) {
+            read.set(node, at: path)
+            body.set(node, at: path)
+            #expect(read.digest == body.digest, "seed \(seed), \(context); replay: LIVE_TEST_SEED=\(seed)")
+        }
+        // Writes before any digest (the last of a child too large to
+        // follow): the first digest takes them into the table's own members.
+        for step in 0..<20 {
+            let key = "k\(Int.random(in: 2..<count + 50, using: &rng))"
+            let node = try storeNode(step % 3 == 0 ? "null" : "\(step)")
+            read.set(node, at: try DatabasePath("c0/\(key)"))
+            body.set(node, at: try DatabasePath("c0/\(key)"))
+        }
+        read.set(large, at: "c0/k1")
+        body.set(large, at: "c0/k1")
+        #expect(read.digest == body.digest, "seed \(seed), writes before the first digest")
+        // Replacing the large child leaves the table's node without a known
+        // digest, and its parent follows it through the table's own members.
+        write(try storeNode("1"), at: "c0/k1", "the large child replaced")
+        for step in 0..<30 {
+            let path = try DatabasePath("c0/k\(Int.random(in: 0..<count + 50, using: &rng))")
+            write(step % 4 == 0 ? .empty : try storeNode(#"{"n": \#(step)}"#), at: path, "step \(step): \(path)")
+        }
+        Self.expectSame(read, body, "seed \(seed), at the end")
+    }
+
     @Test("large objects nested in large objects, some with a name spelled with an escape, are each read once")
     func nested() throws {
         // Read again at each level, this would take 2^12 readings of the
