@@ -43,22 +43,22 @@ package enum DurableFile {
         }
         let size = max(0, Int(status.st_size))
         var count = 0
-        var failed = false
+        var failure: Int32 = 0
         // Read straight into the array's storage, which is not zeroed first:
         // at a file's size that would be a pass over all of it for nothing.
         var bytes = [UInt8](unsafeUninitializedCapacity: max(1, size + padding)) { storage, initialized in
             let base = storage.baseAddress!
             var ended = false
-            while count < size && !ended && !failed {
+            while count < size && !ended && failure == 0 {
                 let read = posixRead(fd, base + count, size - count)
                 if read < 0 && errno == EINTR { continue }
-                if read < 0 { failed = true } else if read == 0 { ended = true } else { count += read }
+                if read < 0 { failure = errno } else if read == 0 { ended = true } else { count += read }
             }
             // The padding, and the rest of a file that shrank meanwhile.
             (base + count).initialize(repeating: 0, count: size + padding - count)
             initialized = size + padding
         }
-        if failed { throw Failure(description: "Cannot read \(path): \(errnoText())") }
+        if failure != 0 { throw Failure(description: "Cannot read \(path): \(String(cString: strerror(failure)))") }
         var probe = [UInt8](repeating: 0, count: 1 << 16)
         while count >= size {
             // Past the size the file had when opened: it may have grown meanwhile.

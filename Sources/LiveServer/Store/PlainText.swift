@@ -47,7 +47,8 @@ enum PlainText {
     }
 
     /// The first index from `i` on, before `end`, where `p` holds a quote
-    /// or a backslash, or `end` when there is none. The text of a string
+    /// or a backslash; `end` when there is none (`i` when `i` is not below
+    /// `end`). The text of a string
     /// is read eight bytes at a time.
     /// - Complexity: O(distance to it).
     @inline(__always)

@@ -159,6 +159,10 @@ struct MemberTableTests {
         // Replacing the large child leaves the table's node without a known
         // digest, and its parent follows it through the table's own members.
         write(try storeNode("1"), at: "c0/k1", "the large child replaced")
+        if case .children(_, let memo) = read.value {
+            let followed = memo?.known != nil
+            #expect(followed, "seed \(seed): the parent's digest was not followed through the table's")
+        }
         for step in 0..<30 {
             let path = try DatabasePath("c0/k\(Int.random(in: 0..<count + 50, using: &rng))")
             write(step % 4 == 0 ? .empty : try storeNode(#"{"n": \#(step)}"#), at: path, "step \(step): \(path)")
