@@ -42,6 +42,9 @@ final class ServerCore: @unchecked Sendable {
     let compactions = DispatchGroup()
     /// The order indexes being built for reads (tests wait for them).
     let indexBuilds = DispatchGroup()
+    /// The digest of the data read from the data file, computed after the
+    /// start (tests wait for it).
+    let digestWarmUp = DispatchGroup()
     /// Called on the compaction's thread before it writes (tests hold it).
     var compactionGate: (@Sendable () -> Void)?
 
@@ -57,6 +60,13 @@ final class ServerCore: @unchecked Sendable {
             let journal = Journal(file: file)
             store = try journal.load()
             self.journal = journal
+            // The digests of the data's large objects, computed once now,
+            // away from the lock, on a copy that shares their memos (see
+            // `DigestMemo`): otherwise the first ETag, and the first
+            // `if-match` write, at a location of a million children would
+            // read all of them, the write under the lock.
+            let root = store.root
+            DispatchQueue.global(qos: .utility).async(group: digestWarmUp) { _ = root.digest }
         } else {
             store = Store()
             journal = nil
