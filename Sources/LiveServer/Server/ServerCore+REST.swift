@@ -81,9 +81,28 @@ extension ServerCore {
             // Read before the lock: a large body holds up no one else.
             let json = target.isPriority ? try Self.priorityBody(method, request)
                                          : try Self.readBody(method, request, at: target.path)
+            if request.headers.first(name: "if-match") != nil {
+                // The tag is compared under the lock: the digest is computed
+                // first, away from it, into the memos the store's node
+                // shares (see `DigestMemo`), so that the first tag of a
+                // large location does not read every child under the lock.
+                let current = lock.withLock { isAuthorized(token) ? store.get(target.path) : DataNode.empty }
+                _ = current.digest
+            }
             lock.lock()
+            guard isAuthorized(token) else {
+                lock.unlock()
+                throw ServerCore.permissionDenied
+            }
+            if let expected = request.headers.first(name: "if-match") {
+                let current = store.etag(target.path)
+                if expected != current {
+                    let node = store.get(target.path)
+                    lock.unlock()
+                    return Self.preconditionFailed(node, tag: current, priority: target.isPriority, options: options)
+                }
+            }
             defer { lock.unlock() }
-            guard isAuthorized(token) else { throw ServerCore.permissionDenied }
             if target.isPriority {
                 return try write("PRIORITY", at: target.path, json: json, options: options, headers: request.headers)
             }
@@ -164,6 +183,19 @@ extension ServerCore {
         }
     }
 
+    /// The answer to a write whose `if-match` tag is not the current one,
+    /// `tag`: 412 with the current value (its priority, for a priority),
+    /// written as it is sent. Needs no lock: `node` is a value, however
+    /// large.
+    private static func preconditionFailed(_ node: DataNode, tag: String, priority: Bool,
+                                           options: RequestOptions) -> RESTResponse {
+        var response = priority ? RESTResponse.json(node.priority?.jsonValue ?? .null, status: .preconditionFailed)
+                                : RESTResponse.json(text: JSONTextChunks(node, export: options.export))
+        response.status = .preconditionFailed
+        response.headers.append(("ETag", tag))
+        return response
+    }
+
     /// The response to a read of `node`. Needs no lock: `node` is a value.
     /// - Parameter window: The query's window over `node`, when streams
     ///   keep it (see ``ListenerRegistry``) or an index of its order does
@@ -198,16 +230,6 @@ extension ServerCore {
     // Under `lock`.
     private func write(_ method: String, at path: DatabasePath, json value: WrittenValue, options: RequestOptions,
                        headers: HTTPHeaders) throws(StoreError) -> RESTResponse {
-        if let expected = headers.first(name: "if-match") {
-            let current = store.etag(path)
-            guard expected == current else {
-                let node = store.get(path)
-                let value = method == "PRIORITY" ? node.priority?.jsonValue ?? .null : node.json(export: options.export)
-                var response = RESTResponse.json(value, status: .preconditionFailed)
-                response.headers.append(("ETag", current))
-                return response
-            }
-        }
         // What the locations about to change hold, to undo the write should
         // the journal refuse it.
         var before: [DatabasePath: DataNode] = [:]

@@ -9,7 +9,7 @@ import Testing
 
 @Suite("LiveServer digests of the data file after the start")
 struct DigestWarmUpTests {
-    @Test("a large object's digest is known after the start; its ETags and if-match writes follow writes below it")
+    @Test("a large object's digest is known after the start; its ETags and if-match writes (412 with its value) follow writes below it")
     func warmUp() async throws {
         let file = PersistenceTests.temporaryFile()
         defer { for suffix in ["", ".journal", ".lock"] { try? FileManager.default.removeItem(atPath: file + suffix) } }
@@ -37,9 +37,15 @@ struct DigestWarmUpTests {
             let read = try await request(server.port, "GET", "/big.json", headers: ["X-Firebase-ETag": "true"])
             let tag = try #require(read.headers["etag"])
             #expect(tag == expectedTag())
-            let stale = try await request(server.port, "PUT", "/big/k3.json", headers: ["if-match": (tag.hasPrefix("0") ? "1" : "0") + tag.dropFirst()],
-                                          body: "3")
-            #expect(stale.status == 412)
+            let staleTag = (tag.hasPrefix("0") ? "1" : "0") + tag.dropFirst()
+            let stale = try await request(server.port, "PUT", "/big.json", headers: ["if-match": staleTag], body: "3")
+            #expect(stale.status == 412 && stale.headers["etag"] == tag)
+            // With the current value, written as it is sent, away from the lock.
+            let current = server.core.lock.withLock { server.core.store.get("big") }.json(export: false)
+            let same = stale.json == current  // (not printed: it is large)
+            #expect(same)
+            let absent = try await request(server.port, "PUT", "/absent.json", headers: ["if-match": tag], body: "1")
+            #expect(absent.status == 412 && absent.json == .null && absent.headers["etag"] == Store.nullETag)
             let conditional = try await request(server.port, "PUT", "/big.json", headers: ["if-match": tag],
                                                 body: #"{"k0": 0}"#)
             #expect(conditional.status == 200)
