@@ -102,11 +102,18 @@ extension ServerCore {
                     return Self.preconditionFailed(node, tag: current, priority: target.isPriority, options: options)
                 }
             }
-            defer { lock.unlock() }
-            if target.isPriority {
-                return try write("PRIORITY", at: target.path, json: json, options: options, headers: request.headers)
+            let written: (response: RESTResponse, tagged: DataNode?)
+            do {
+                defer { lock.unlock() }
+                written = try write(target.isPriority ? "PRIORITY" : method, at: target.path, json: json,
+                                    options: options, headers: request.headers)
             }
-            return try write(method, at: target.path, json: json, options: options, headers: request.headers)
+            // The tag asked for, of the value written: computed away from
+            // the lock (a large value's first digest reads all of it).
+            guard let tagged = written.tagged else { return written.response }
+            var response = written.response
+            response.headers.append(("ETag", Store.etag(of: tagged)))
+            return response
         default:
             let authorized = lock.withLock { isAuthorized(token) }
             guard authorized else { throw ServerCore.permissionDenied }
@@ -227,9 +234,11 @@ extension ServerCore {
         return response
     }
 
-    // Under `lock`.
+    /// Applies a write, under `lock`: its response, whose value is written
+    /// as it is sent (after the lock), and the value whose tag it is to
+    /// carry (`X-Firebase-ETag`), to be digested after the lock.
     private func write(_ method: String, at path: DatabasePath, json value: WrittenValue, options: RequestOptions,
-                       headers: HTTPHeaders) throws(StoreError) -> RESTResponse {
+                       headers: HTTPHeaders) throws(StoreError) -> (response: RESTResponse, tagged: DataNode?) {
         // What the locations about to change hold, to undo the write should
         // the journal refuse it.
         var before: [DatabasePath: DataNode] = [:]
@@ -245,13 +254,16 @@ extension ServerCore {
         let now = ServerCore.now()
         var writes: [Write]
         var reply: JSONValue
+        // The value written, for a PUT's answer: written as a GET's is.
+        var written: JSONTextChunks?
         switch method {
         case "PUT":
             switch value {
             case .node(let node): writes = store.set(path, node: node)
             case .json(let json): writes = try store.set(path, json: json, now: now)
             }
-            reply = options.silent ? .null : store.get(path).json(export: options.export)
+            reply = .null
+            if !options.silent { written = JSONTextChunks(store.get(path), export: options.export) }
         case "PATCH":
             guard case .json(let json) = value else { throw .badRequest("An update must be a JSON object.") }
             writes = try store.update(path, json: json, now: now)
@@ -282,9 +294,14 @@ extension ServerCore {
         // A merge is told as a patch of members below its base; one that sets
         // the base's own priority writes the base itself, told as puts.
         publish(Mutation(base: path, isMerge: method == "PATCH" && !writes.contains { $0.path == path }, writes: writes))
-        var response = options.silent ? RESTResponse(status: .noContent) : .json(reply)
-        if headers.first(name: "x-firebase-etag") == "true" { response.headers.append(("ETag", store.etag(path))) }
-        return response
+        let response: RESTResponse = if options.silent {
+            RESTResponse(status: .noContent)
+        } else if let written {
+            .json(text: written)
+        } else {
+            .json(reply)
+        }
+        return (response, headers.first(name: "x-firebase-etag") == "true" ? store.get(path) : nil)
     }
 }
 
