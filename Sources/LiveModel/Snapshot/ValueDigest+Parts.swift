@@ -37,9 +37,7 @@ extension ValueDigest {
         /// absent value is no member.
         /// - Complexity: O(length of the key).
         package mutating func add(_ key: Key, _ value: ValueDigest) {
-            var members = lc_digest_members(sum_high: sumHigh, sum_low: sumLow, count: count)
-            key.withUTF8 { lc_digest_members_add(&members, $0.cChars, $0.count, lc_digest(high: value.high, low: value.low)) }
-            (sumHigh, sumLow, count) = (members.sum_high, members.sum_low, members.count)
+            key.withUTF8 { name in add(utf8: name, value) }
         }
 
         /// Adds the member named by the UTF-8 bytes `name` (a key's) whose

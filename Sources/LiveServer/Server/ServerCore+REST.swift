@@ -81,7 +81,8 @@ extension ServerCore {
             // Read before the lock: a large body holds up no one else.
             let json = target.isPriority ? try Self.priorityBody(method, request)
                                          : try Self.readBody(method, request, at: target.path)
-            if request.headers.first(name: "if-match") != nil {
+            let expectedTag = request.headers.first(name: "if-match")
+            if expectedTag != nil {
                 // The tag is compared under the lock: the digest is computed
                 // first, away from it, into the memos the store's node
                 // shares (see `DigestMemo`), so that the first tag of a
@@ -94,9 +95,9 @@ extension ServerCore {
                 lock.unlock()
                 throw ServerCore.permissionDenied
             }
-            if let expected = request.headers.first(name: "if-match") {
+            if let expectedTag {
                 let current = store.etag(target.path)
-                if expected != current {
+                if expectedTag != current {
                     let node = store.get(target.path)
                     lock.unlock()
                     return Self.preconditionFailed(node, tag: current, priority: target.isPriority, options: options)
@@ -253,34 +254,33 @@ extension ServerCore {
         }
         let now = ServerCore.now()
         var writes: [Write]
-        var reply: JSONValue
-        // The value written, for a PUT's answer: written as a GET's is.
-        var written: JSONTextChunks?
+        // The answer, unless silent (a PUT's value is written as a GET's is).
+        var reply: RESTResponse
         switch method {
         case "PUT":
             switch value {
             case .node(let node): writes = store.set(path, node: node)
             case .json(let json): writes = try store.set(path, json: json, now: now)
             }
-            reply = .null
-            if !options.silent { written = JSONTextChunks(store.get(path), export: options.export) }
+            reply = .json(text: JSONTextChunks(store.get(path), export: options.export))
         case "PATCH":
             guard case .json(let json) = value else { throw .badRequest("An update must be a JSON object.") }
             writes = try store.update(path, json: json, now: now)
-            reply = options.silent ? .null : Self.updateReply(json, at: path, in: store, export: options.export)
+            reply = options.silent ? .json(.null) : .json(Self.updateReply(json, at: path, in: store,
+                                                                           export: options.export))
         case "PRIORITY":
             // PUT or DELETE at `path/.priority`.
             guard case .json(let json) = value else { throw DataNodeReader.badPriority }
             let priority = try Store.priority(written: json)
             writes = store.setPriority(priority, of: path)
-            reply = priority?.jsonValue ?? .null
+            reply = .json(priority?.jsonValue ?? .null)
         case "POST":
             let (name, pushed) = try store.push(path, value: value, now: now, ids: &pushIDs)
             writes = pushed
-            reply = .object(["name": .string(name.string)])
+            reply = .json(.object(["name": .string(name.string)]))
         default:
             writes = store.delete(path)
-            reply = .null
+            reply = .json(.null)
         }
         if let journal {
             do {
@@ -294,13 +294,7 @@ extension ServerCore {
         // A merge is told as a patch of members below its base; one that sets
         // the base's own priority writes the base itself, told as puts.
         publish(Mutation(base: path, isMerge: method == "PATCH" && !writes.contains { $0.path == path }, writes: writes))
-        let response: RESTResponse = if options.silent {
-            RESTResponse(status: .noContent)
-        } else if let written {
-            .json(text: written)
-        } else {
-            .json(reply)
-        }
+        let response = options.silent ? RESTResponse(status: .noContent) : reply
         return (response, headers.first(name: "x-firebase-etag") == "true" ? store.get(path) : nil)
     }
 }

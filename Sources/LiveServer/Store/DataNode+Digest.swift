@@ -34,15 +34,9 @@ extension DataNode {
             if case .table(let overlay, let state) = value {
                 // Cheap once the table's own members are known: the writes
                 // since are taken into them.
-                guard var members = state.table.digestMemo.known, budget >= overlay.count else { return nil }
-                for (key, written) in overlay {
-                    if let old = state.table.member(key) {
-                        guard let digest = old.cheapDigest(budget: &budget) else { return nil }
-                        members.remove(key, digest)
-                    }
-                    guard let digest = written.cheapDigest(budget: &budget) else { return nil }
-                    members.add(key, digest)
-                }
+                guard let own = state.table.digestMemo.known, budget >= overlay.count,
+                      let members = state.table.members(own, with: overlay, { $0.cheapDigest(budget: &budget) })
+                else { return nil }
                 memo?.remember(members)
                 return members.object
             }
@@ -87,12 +81,9 @@ extension DataNode {
             if let known = memo?.known { return known.object }
             var members: ValueDigest.Members
             if case .table(let overlay, let state) = value {
-                // The table's own members, then the writes since in their place.
-                members = state.table.ownMembers(using: &digester)
-                for (key, written) in overlay {
-                    if let old = state.table.member(key) { members.remove(key, old.digest(using: &digester)) }
-                    members.add(key, written.digest(using: &digester))
-                }
+                let own = state.table.ownMembers(using: &digester)
+                // (Never nil: every child's digest is given.)
+                members = state.table.members(own, with: overlay, { $0.digest(using: &digester) })!
             } else {
                 members = ValueDigest.Members()
                 for (key, child) in children { members.add(key, child.digest(using: &digester)) }
@@ -104,6 +95,24 @@ extension DataNode {
 }
 
 extension MemberTable {
+    /// `own`, the members of the table's own members, with the children
+    /// written since (`overlay`: see ``TableChildren``) in their place,
+    /// each child digested by `digest`; nil when `digest` gives nil.
+    /// - Complexity: O(overlay) digests.
+    fileprivate func members(_ own: ValueDigest.Members, with overlay: [Key: DataNode],
+                             _ digest: (DataNode) -> ValueDigest?) -> ValueDigest.Members? {
+        var members = own
+        for (key, written) in overlay {
+            if let old = member(key) {
+                guard let before = digest(old) else { return nil }
+                members.remove(key, before)
+            }
+            guard let after = digest(written) else { return nil }
+            members.add(key, after)
+        }
+        return members
+    }
+
     /// The members of the digest of the table's own members (see
     /// ``digestMemo``), read from their text without making a key or a
     /// node of them, the first time.

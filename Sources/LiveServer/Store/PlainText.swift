@@ -78,25 +78,20 @@ enum PlainText {
         while true {
             j = quoteOrBackslash(p, j, p.count)
             guard j < p.count else { return nil }
-            switch p[j] {
-            case UInt8(ascii: "\""):
-                return j + 1
-            case UInt8(ascii: "\\"):
-                guard j + 1 < p.count else { return nil }
-                switch p[j + 1] {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"),
-                     UInt8(ascii: "b"), UInt8(ascii: "f"):
-                    j += 2
-                case UInt8(ascii: "u"):
-                    guard let code = shortControl(p, j + 2) else { return nil }
-                    // These have a two-character form, which is what the server writes.
-                    guard ![0x08, 0x09, 0x0A, 0x0C, 0x0D].contains(code) else { return nil }
-                    j += 6
-                default:
-                    return nil
-                }
+            if p[j] == UInt8(ascii: "\"") { return j + 1 }
+            // A backslash.
+            guard j + 1 < p.count else { return nil }
+            switch p[j + 1] {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"),
+                 UInt8(ascii: "b"), UInt8(ascii: "f"):
+                j += 2
+            case UInt8(ascii: "u"):
+                guard let code = shortControl(p, j + 2) else { return nil }
+                // These have a two-character form, which is what the server writes.
+                guard ![0x08, 0x09, 0x0A, 0x0C, 0x0D].contains(code) else { return nil }
+                j += 6
             default:
-                j += 1
+                return nil
             }
         }
     }
