@@ -19,6 +19,12 @@ func streamWrite(_ server: LiveServer, _ method: String, _ path: String, _ body:
     // A write of megabytes can keep a debug server on a loaded machine
     // busy past URLRequest's default 60 s: wait for it.
     request.timeoutInterval = 600
+    // One connection per write, closed after it: the shared session would
+    // otherwise keep it for the next write, which may come after the
+    // server closed it as idle (a stalled test) or from a later server
+    // given the same port; a write sent on such a connection is reset,
+    // and a request with a body is not retried.
+    request.setValue("close", forHTTPHeaderField: "Connection")
     request.httpBody = Data(body.utf8)
     let (_, response) = try await URLSession.shared.data(for: request)
     let status = (response as? HTTPURLResponse)?.statusCode ?? 0
