@@ -40,7 +40,9 @@ enum Generator {
             let score = random.next() % 1_000_000
             let group = random.next() % 100
             let updated = 1_700_000_000_000 + random.next() % 10_000_000
-            let tag1 = tagNames[Int(random.next() % 5)], tag2 = tagNames[Int(random.next() % 5)]
+            // Two different tags: an object does not name a member twice.
+            let first = Int(random.next() % 5)
+            let tag1 = tagNames[first], tag2 = tagNames[(first + 1 + Int(random.next() % 4)) % 5]
             out.append(UInt8(ascii: "\""))
             out.append(contentsOf: key)
             out.append(contentsOf: Array(

@@ -17,6 +17,8 @@ struct LiveBench: AsyncParsableCommand {
         case load, events, collection, sections, server, firebase, json, cache, client, query
         /// Only the server's write latency with limited query listeners (part of `server`).
         case serverWindow = "server-window"
+        /// Only the server's read of a data file, beside the core's scan of it.
+        case serverStart = "server-start"
     }
 
     @Option(help: "Children in the initial-load snapshot.")
@@ -31,7 +33,7 @@ struct LiveBench: AsyncParsableCommand {
     @Option(help: "Runs per figure; the median is reported.")
     var repeats = 3
 
-    @Option(parsing: .upToNextOption, help: "Which parts to run (load, events, collection, sections, server, firebase, json, cache, client, query; server-window runs only the server's figure with limited query listeners).")
+    @Option(parsing: .upToNextOption, help: "Which parts to run (load, events, collection, sections, server, firebase, json, cache, client, query; server-window runs only the server's figure with limited query listeners; server-start only its read of a data file beside the core's scan of it).")
     var only: [Part] = Part.allCases
 
     @Flag(help: "Skip the Foundation JSONSerialization baseline (about 10 s at 1M children).")
@@ -61,6 +63,7 @@ struct LiveBench: AsyncParsableCommand {
         } else if only.contains(.serverWindow) {
             try await runServerWindow()
         }
+        if only.contains(.serverStart) { try runServerStart() }
         if only.contains(.firebase) { try await runFirebase() }
         if only.contains(.json) { try runJSON() }
         if only.contains(.cache) { try await runCache() }
@@ -219,6 +222,17 @@ struct LiveBench: AsyncParsableCommand {
               target: "<= 5 ms")
         r.print()
         try await runServerWindow()
+    }
+
+    /// The server's read of a data file of `children` children into its
+    /// store (its start, less reading the file), beside the C core's
+    /// validating scan of the same text.
+    private func runServerStart() throws {
+        var r = Report(title: "LiveServer's read of a data file into its store, in this process")
+        let f = try ServerStartBenchmark.run(children: children, repeats: repeats)
+        r.add("\(children) children (\(f.bytes / 1_000_000) MB): the server's read", f.readSeconds, unit: "s",
+              against: ("the core's validating scan alone", f.checkSeconds))
+        r.print()
     }
 
     @Option(help: "Writes per run in the server's figure with limited query listeners.")

@@ -20,8 +20,8 @@ extension DataNode {
     /// - Parameter length: The length of the text, when `bytes` holds more
     ///   after it: ``Snapshot/checkPadding`` zero bytes let the core check
     ///   the text without a copy of it.
-    static func reading(snapshot bytes: [UInt8], length: Int? = nil,
-                        packLimit: Int = SnapshotReader.packLimit) throws -> DataNode {
+    package static func reading(snapshot bytes: [UInt8], length: Int? = nil,
+                                packLimit: Int = SnapshotReader.packLimit) throws -> DataNode {
         let length = length ?? bytes.count
         let checked = length < Int(UInt32.max) && bytes.withUnsafeBufferPointer { p in
             (try? Snapshot.check(json: p, length: length, order: .key)) != nil
