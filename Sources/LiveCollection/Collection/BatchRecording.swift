@@ -2,6 +2,7 @@
 import LiveModel
 
 /// The state of each key a batch touched, as it was before the batch.
+@usableFromInline
 struct BatchRecording<Model> {
     struct Before {
         var existed: Bool
@@ -25,6 +26,7 @@ struct BatchRecording<Model> {
 
     init(oldCount: Int) { self.oldCount = oldCount }
 
+    @usableFromInline
     mutating func changed(_ key: Key) { before[key]?.changed = true }
 }
 
@@ -37,8 +39,14 @@ extension SortedCollection {
     ///   always, inside one the first time the batch touches it. Observers
     ///   are told that a key will change (``notifyWillChange(_:)``) once,
     ///   before its first change.
+    @inlinable
     func record(_ key: Key) -> Bool {
-        guard recording != nil else { return true }
+        recording == nil || recordInBatch(key)
+    }
+
+    /// ``record(_:)`` inside a batch.
+    @usableFromInline
+    func recordInBatch(_ key: Key) -> Bool {
         guard recording!.before[key] == nil else { return false }
         if let core {
             recording!.before[key] = Self.before(key, in: core)

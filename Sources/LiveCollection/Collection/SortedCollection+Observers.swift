@@ -23,6 +23,7 @@ extension SortedCollection {
     }
 
     /// A handler of single changes, in either contract.
+    @usableFromInline
     enum SingleHandler {
         case sequential((SequentialChange<Model>) -> Void)
         case every((CollectionUpdate<Model>) -> Void)
@@ -30,13 +31,14 @@ extension SortedCollection {
 
     /// Every observer in registration order, and the handlers of what is
     /// told on every change, in that order too.
+    @usableFromInline
     struct Handlers {
         var ordered: [Observer] = []
         /// Handlers of single changes.
-        var single: [SingleHandler] = []
+        @usableFromInline var single: [SingleHandler] = []
         /// Whether a handler of single changes follows the batch contract.
-        var singleUpdates = false
-        var willChange: [(Key) -> Void] = []
+        @usableFromInline var singleUpdates = false
+        @usableFromInline var willChange: [(Key) -> Void] = []
 
         init(_ observers: [Observer]) {
             ordered = observers
@@ -100,6 +102,7 @@ extension SortedCollection {
     /// Tells the observers that asked (``addObserver(_:preparingFills:beforeChange:unchanged:)``)
     /// that a change of `key` is about to be made: a single change, or a
     /// batch's first change of the key.
+    @inlinable
     func notifyWillChange(_ key: Key) {
         // A fill's prepared results describe the fill, not what follows it.
         takingFill = nil
@@ -107,6 +110,7 @@ extension SortedCollection {
     }
 
     /// Tells observers of a single change (recorded instead inside a batch).
+    @inlinable
     func notify(_ change: SequentialChange<Model>) {
         guard recording == nil else { return }
         // In the batch contract too, made once for every handler of it.
@@ -138,7 +142,8 @@ extension SortedCollection {
     }
 
     /// A single change in the batch contract.
-    private func singleUpdate(_ change: SequentialChange<Model>) -> CollectionUpdate<Model> {
+    @usableFromInline
+    func singleUpdate(_ change: SequentialChange<Model>) -> CollectionUpdate<Model> {
         let n = count
         switch change {
         case .inserted(let m, let at):

@@ -39,11 +39,11 @@ public final class SortedCollection<Model: LiveModelProtocol> {
     }
     /// The observers in registration order, and their handlers by kind,
     /// rebuilt when observers change.
-    var handlers = Handlers([])
+    @usableFromInline var handlers = Handlers([])
     /// The batch being recorded by ``performBatch(_:)``, if any.
-    var recording: BatchRecording<Model>?
+    @usableFromInline var recording: BatchRecording<Model>?
     /// The fill being taken, while its update is told (``fill(_:)``).
-    var takingFill: PreparedFill<Model>?
+    @usableFromInline var takingFill: PreparedFill<Model>?
     /// Set by tests: check every invariant after every mutation (debug builds).
     package var validatesEveryMutation = false
 
@@ -145,13 +145,15 @@ public final class SortedCollection<Model: LiveModelProtocol> {
     ///     it.
     /// - Throws: What computing the sort value throws (the model's `dictionary`).
     /// - Complexity: O(log n).
+    @inlinable
     public func add(_ model: Model, sortValue: SortValue? = nil) throws {
         // In Firebase order, through the C index's own type (no witness table).
         if let core { return try add(model, sortValue: sortValue, in: core) }
         try add(model, sortValue: sortValue, in: backend)
     }
 
-    private func add<B: OrderingBackend<Model>>(_ model: Model, sortValue: SortValue?, in b: B) throws {
+    @inlinable
+    func add<B: OrderingBackend<Model>>(_ model: Model, sortValue: SortValue?, in b: B) throws {
         let key = model.identifier
         let sortKey = try b.sortKey(of: model, hint: sortValue)
         let first = record(key)
@@ -181,13 +183,14 @@ public final class SortedCollection<Model: LiveModelProtocol> {
 
     /// Removes the model `key`; nothing happens if there is none.
     /// - Complexity: O(log n).
-    @discardableResult
+    @inlinable @discardableResult
     public func remove(_ key: Key) -> Model? {
         if let core { return remove(key, in: core) }
         return remove(key, in: backend)
     }
 
-    private func remove<B: OrderingBackend<Model>>(_ key: Key, in b: B) -> Model? {
+    @inlinable
+    func remove<B: OrderingBackend<Model>>(_ key: Key, in b: B) -> Model? {
         // An absent key: nothing to record (a batch's observers are told
         // only of keys noted before their change), nothing to tell.
         guard b.sortKey(for: key) != nil else { return nil }

@@ -21,7 +21,7 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
     @usableFromInline
     var count: Int { index.count }
 
-    @usableFromInline
+    @inlinable
     func sortKey(of model: Model, hint: SortValue?) throws -> SortValue {
         if let hint { return hint }
         if case .key = order { return .null }
@@ -50,14 +50,14 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
     @usableFromInline
     func key(at position: Int) -> Key { index.key(at: position) }
 
-    @usableFromInline
+    @inlinable
     func upsert(_ key: Key, model: Model, sortKey: SortValue) -> (old: Int?, new: Int) {
         let (old, new, id) = index.upsert(key, sortKey)
         if old == nil { store(model, id: Int(id)) } else { models[Int(id)] = model }
         return (old, new)
     }
 
-    @usableFromInline
+    @inlinable
     func remove(_ key: Key, model: inout Model?) -> Int? {
         guard let (position, id) = index.remove(key) else { return nil }
         model = models[Int(id)].take()
@@ -163,12 +163,19 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
         models.reserveCapacity(count)
     }
 
-    private func store(_ model: Model, id: Int) {
+    @inlinable
+    func store(_ model: Model, id: Int) {
         if id == models.count {
             // The usual case: the C index hands out ids in sequence.
             models.append(model)
             return
         }
+        storeOutOfSequence(model, id: id)
+    }
+
+    /// ``store(_:id:)`` at an id other than the next one.
+    @usableFromInline
+    func storeOutOfSequence(_ model: Model, id: Int) {
         if id > models.count {
             let grow = id + 1 - models.count
             models.append(contentsOf: repeatElement(nil, count: grow))

@@ -30,6 +30,7 @@ package final class CoreIndex {
 
     /// Removes a key; returns its former position and its id, or nil if absent.
     /// - Complexity: O(log n).
+    @usableFromInline
     package func remove(_ key: Key) -> (position: Int, id: UInt32)? {
         var position = 0, id: UInt32 = 0
         let status = key.withKeyBytes { k, n in lc_index_remove(raw, k, n, &position, &id) }
@@ -40,6 +41,7 @@ package final class CoreIndex {
 
     /// Updates a present key or inserts an absent one: its old position (nil
     /// when inserted), its new position and its id. - Complexity: O(log n).
+    @usableFromInline
     package func upsert(_ key: Key, _ value: SortValue) -> (old: Int?, new: Int, id: UInt32) {
         var old = 0, new = 0, id: UInt32 = 0
         let status = key.withKeyBytes { k, n in

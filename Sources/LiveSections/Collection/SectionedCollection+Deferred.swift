@@ -14,11 +14,11 @@ struct DeferredChanges<Model> {
     /// content may be new.
     @usableFromInline private(set) var touched: [Key: (before: Model?, changed: Bool)] = [:]
     /// Whether one of them filled the collection from empty.
-    var fill = false
+    @usableFromInline var fill = false
 
     @inlinable init() {}
 
-    var isEmpty: Bool { keys.isEmpty && !fill }
+    @inlinable var isEmpty: Bool { keys.isEmpty && !fill }
 
     /// Notes that `key` is about to change and was shown as `before`; the
     /// first note of a key is kept.
@@ -54,10 +54,15 @@ extension SectionedCollection {
 
     /// Marks the end of telling a change; once nothing is told any more,
     /// applies what changed meanwhile.
-    @usableFromInline
+    @inlinable
     func endTelling() {
         tellingDepth -= 1
-        guard tellingDepth == 0 else { return }
+        if tellingDepth == 0 && !deferred.isEmpty { applyDeferred() }
+    }
+
+    /// Applies the changes held while observers were told.
+    @usableFromInline
+    func applyDeferred() {
         while !isTelling, !deferred.isEmpty {
             let held = deferred
             deferred = DeferredChanges()
