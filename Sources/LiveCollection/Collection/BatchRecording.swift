@@ -44,7 +44,8 @@ extension SortedCollection {
         recording == nil || recordInBatch(key)
     }
 
-    /// ``record(_:)`` inside a batch.
+    /// ``record(_:)`` inside a batch (`recording` is not nil): whether this
+    /// is the key's first change in the batch, its state before noted if so.
     @usableFromInline
     func recordInBatch(_ key: Key) -> Bool {
         guard recording!.before[key] == nil else { return false }

@@ -35,10 +35,10 @@ extension SortedCollection {
     struct Handlers {
         var ordered: [Observer] = []
         /// Handlers of single changes.
-        @usableFromInline var single: [SingleHandler] = []
+        @usableFromInline private(set) var single: [SingleHandler] = []
         /// Whether a handler of single changes follows the batch contract.
-        @usableFromInline var singleUpdates = false
-        @usableFromInline var willChange: [(Key) -> Void] = []
+        @usableFromInline private(set) var singleUpdates = false
+        @usableFromInline private(set) var willChange: [(Key) -> Void] = []
 
         init(_ observers: [Observer]) {
             ordered = observers

@@ -67,7 +67,7 @@ public final class SortedCollection<Model: LiveModelProtocol> {
 
     /// Whether models are in Firebase order (through the C index), where a
     /// snapshot's sort value orders its model.
-    @usableFromInline var ordersByQuery: Bool { backend is CoreBackend<Model> }
+    @inlinable var ordersByQuery: Bool { core != nil }
 
     // MARK: Reading
 
@@ -149,6 +149,14 @@ public final class SortedCollection<Model: LiveModelProtocol> {
     public func add(_ model: Model, sortValue: SortValue? = nil) throws {
         // In Firebase order, through the C index's own type (no witness table).
         if let core { return try add(model, sortValue: sortValue, in: core) }
+        try addBySortKey(model, sortValue: sortValue)
+    }
+
+    /// ``add(_:sortValue:)`` in an order by a Swift sort key, through the
+    /// backend's protocol: not compiled into callers, who would gain
+    /// nothing from it.
+    @usableFromInline
+    func addBySortKey(_ model: Model, sortValue: SortValue?) throws {
         try add(model, sortValue: sortValue, in: backend)
     }
 
@@ -175,8 +183,10 @@ public final class SortedCollection<Model: LiveModelProtocol> {
     ///   - sortValue: The new sort value, as for ``add(_:sortValue:)``.
     /// - Throws: What the model's `update(with:)` throws; the model is then unchanged.
     /// - Complexity: O(log n), plus the model's update.
+    @inlinable
     public func update(_ key: Key, with dictionary: JSONValue, sortValue: SortValue? = nil) throws {
-        guard var model = backend.model(for: key) else { return }
+        let current = if let core { core.model(for: key) } else { backend.model(for: key) }
+        guard var model = current else { return }
         try model.update(with: dictionary)
         try add(model, sortValue: sortValue)
     }
@@ -186,8 +196,13 @@ public final class SortedCollection<Model: LiveModelProtocol> {
     @inlinable @discardableResult
     public func remove(_ key: Key) -> Model? {
         if let core { return remove(key, in: core) }
-        return remove(key, in: backend)
+        return removeBySortKey(key)
     }
+
+    /// ``remove(_:)`` in an order by a Swift sort key (see
+    /// ``addBySortKey(_:sortValue:)``).
+    @usableFromInline
+    func removeBySortKey(_ key: Key) -> Model? { remove(key, in: backend) }
 
     @inlinable
     func remove<B: OrderingBackend<Model>>(_ key: Key, in b: B) -> Model? {

@@ -280,7 +280,7 @@ public final class CollectionFeed<Source: ModelDataSource> {
         signalIfIdle()
     }
 
-    @usableFromInline
+    @inlinable
     func apply(_ prepared: Preparation<Model>, key: Key, sortValue: SortValue) {
         switch prepared {
         case .model(let model):
@@ -297,7 +297,7 @@ public final class CollectionFeed<Source: ModelDataSource> {
     }
 
     /// Whether the collection orders by Firebase order (so the snapshot's sort value applies).
-    @usableFromInline var usesSnapshotOrder: Bool { collection.ordersByQuery }
+    @inlinable var usesSnapshotOrder: Bool { collection.ordersByQuery }
 
     @usableFromInline
     func signalIfIdle() {

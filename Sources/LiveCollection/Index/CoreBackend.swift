@@ -163,6 +163,8 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
         models.reserveCapacity(count)
     }
 
+    /// Keeps `model` in the slot of `id`, the id the C index just gave a
+    /// new entry.
     @inlinable
     func store(_ model: Model, id: Int) {
         if id == models.count {
@@ -173,7 +175,8 @@ final class CoreBackend<Model: LiveModelProtocol>: OrderingBackend {
         storeOutOfSequence(model, id: id)
     }
 
-    /// ``store(_:id:)`` at an id other than the next one.
+    /// ``store(_:id:)`` at an id other than the next one: a freed id used
+    /// again, or one past the end (the slots between are left empty).
     @usableFromInline
     func storeOutOfSequence(_ model: Model, id: Int) {
         if id > models.count {

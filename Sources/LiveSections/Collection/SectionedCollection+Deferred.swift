@@ -46,7 +46,7 @@ struct DeferredChanges<Model> {
 extension SectionedCollection {
     /// Whether observers are being told a change: the collection's changes
     /// are then held until it is told (``deferred``).
-    @usableFromInline var isTelling: Bool { tellingDepth > 0 }
+    @inlinable var isTelling: Bool { tellingDepth > 0 }
 
     /// Marks the start of telling observers a change.
     @inlinable
@@ -60,7 +60,9 @@ extension SectionedCollection {
         if tellingDepth == 0 && !deferred.isEmpty { applyDeferred() }
     }
 
-    /// Applies the changes held while observers were told.
+    /// Applies the changes held while observers were told, until none is
+    /// held or a change is being told again (each applied change is told,
+    /// and its observers may change the collection once more).
     @usableFromInline
     func applyDeferred() {
         while !isTelling, !deferred.isEmpty {

@@ -109,7 +109,7 @@ public final class SectionedCollection<Model: LiveModelProtocol, Section: Hashab
     @usableFromInline var undoneSectioning: Sectioning?
     /// Whether a change is being handed out as steps and the list is still
     /// shown the state before it.
-    @usableFromInline var isUndone: Bool { undone != nil || undoneSectioning != nil }
+    @inlinable var isUndone: Bool { undone != nil || undoneSectioning != nil }
     /// How deep observers are being told changes (see ``beginTelling()``).
     @usableFromInline var tellingDepth = 0
     /// Changes of the collection that arrived while a change was told,
