@@ -165,7 +165,11 @@ let package = Package(
         ),
         .testTarget(
             name: "LiveServerTests",
-            dependencies: ["LiveServer", "LiveModel", "LiveTestSupport"],
+            dependencies: [
+                "LiveServer", "LiveModel", "LiveTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
             path: "Tests/LiveServerTests"
         ),
         .testTarget(

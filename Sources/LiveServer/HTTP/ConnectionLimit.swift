@@ -14,6 +14,8 @@ import NIOCore
 /// headers a byte at a time, cannot keep others out); when none is
 /// waiting, the new one is refused with 503 and a reason. Each waiting
 /// connection is also closed when it has waited ``LiveServerConfiguration/requestTimeout``.
+/// At shutdown every connection is closed at once (``closeAll()``), and
+/// any arriving later is closed unanswered.
 final class ConnectionLimit: Sendable {
     /// The most connections open at once.
     let capacity: Int
@@ -22,54 +24,80 @@ final class ConnectionLimit: Sendable {
         /// Since when it waits for a request; nil while busy.
         var waitingSince: NIODeadline?
     }
-    private let open = NIOLockedValueBox<[ObjectIdentifier: Entry]>([:])
+    private struct State {
+        var open: [ObjectIdentifier: Entry] = [:]
+        /// Whether the server shuts down: nothing is admitted any more.
+        var closed = false
+    }
+    private let state = NIOLockedValueBox(State())
 
     init(capacity: Int) { self.capacity = max(1, capacity) }
 
+    /// What becomes of a connection that arrives.
+    enum Admission: Equatable {
+        /// Counted in: it is served.
+        case admitted
+        /// The limit is reached and every connection is busy: it is not
+        /// counted, and should be refused.
+        case full
+        /// The server shuts down: it is not counted, and should be closed.
+        case closed
+    }
+
     /// Counts `channel` in (waiting), closing the connection that has
     /// waited longest if the limit is reached.
-    /// - Returns: false when the limit is reached and every connection is
-    ///   busy: `channel` is then not counted, and should be refused.
     /// - Complexity: O(c) for c connections open when the limit is
     ///   reached, else O(1).
-    func admit(_ channel: any Channel) -> Bool {
-        enum Admission { case admitted, admittedClosing(any Channel), refused }
-        let admission: Admission = open.withLockedValue { open in
+    func admit(_ channel: any Channel) -> Admission {
+        enum Outcome { case admitted, admittedClosing(any Channel), full, closed }
+        let outcome: Outcome = state.withLockedValue { state in
+            guard !state.closed else { return .closed }
             var victim: (any Channel)?
-            if open.count >= capacity {
-                let waiting = open.filter { $0.value.waitingSince != nil }
+            if state.open.count >= capacity {
+                let waiting = state.open.filter { $0.value.waitingSince != nil }
                 guard let oldest = waiting.min(by: { $0.value.waitingSince! < $1.value.waitingSince! }) else {
-                    return .refused
+                    return .full
                 }
-                open[oldest.key] = nil
+                state.open[oldest.key] = nil
                 victim = oldest.value.channel
             }
-            open[ObjectIdentifier(channel)] = Entry(channel: channel, waitingSince: .now())
+            state.open[ObjectIdentifier(channel)] = Entry(channel: channel, waitingSince: .now())
             return victim.map { .admittedClosing($0) } ?? .admitted
         }
-        switch admission {
-        case .admitted: return true
+        switch outcome {
+        case .admitted: return .admitted
         case .admittedClosing(let victim):
             victim.close(promise: nil)
-            return true
-        case .refused: return false
+            return .admitted
+        case .full: return .full
+        case .closed: return .closed
+        }
+    }
+
+    /// Admits nothing from now on, and returns every connection counted
+    /// in, for the caller to close (see ``LiveServer/shutdown()``).
+    /// - Complexity: O(c) for c connections open.
+    func closeAll() -> [any Channel] {
+        state.withLockedValue { state in
+            state.closed = true
+            return state.open.values.map(\.channel)
         }
     }
 
     /// Marks `channel` as waiting for a request (since now) or busy.
     func setWaiting(_ channel: any Channel, _ waiting: Bool) {
-        open.withLockedValue { open in
-            open[ObjectIdentifier(channel)]?.waitingSince = waiting ? .now() : nil
+        state.withLockedValue { state in
+            state.open[ObjectIdentifier(channel)]?.waitingSince = waiting ? .now() : nil
         }
     }
 
     /// Counts `channel` out (closed).
     func remove(_ channel: any Channel) {
-        _ = open.withLockedValue { $0.removeValue(forKey: ObjectIdentifier(channel)) }
+        _ = state.withLockedValue { $0.open.removeValue(forKey: ObjectIdentifier(channel)) }
     }
 
     /// The connections open now.
-    var count: Int { open.withLockedValue { $0.count } }
+    var count: Int { state.withLockedValue { $0.open.count } }
 }
 
 /// Answers a connection refused at the limit: one 503, then closes.

@@ -84,8 +84,13 @@ public final class LiveServer: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     // At the limit, the connection that has waited longest for
                     // its request makes room; if none waits, this one is refused.
-                    guard core.connections.admit(channel) else {
+                    switch core.connections.admit(channel) {
+                    case .admitted: break
+                    case .full:
                         try channel.pipeline.syncOperations.addHandler(RefusingHandler(capacity: core.connections.capacity))
+                        return
+                    case .closed:
+                        channel.close(promise: nil)
                         return
                     }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
@@ -116,6 +121,10 @@ public final class LiveServer: Sendable {
     public func shutdown() async throws {
         keepAlive.cancel()
         for channel in channels.withLockedValue({ $0 }) { try? await channel.close() }
+        // Every connection too, before the data file is folded and let go:
+        // a client keeping one alive would otherwise still be answered by
+        // a server going away.
+        for connection in core.connections.closeAll() { try? await connection.close() }
         await core.finishCompaction()
         core.close()
         try await group.shutdownGracefully()
