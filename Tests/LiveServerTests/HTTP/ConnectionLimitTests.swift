@@ -20,6 +20,7 @@ import Testing
         limit.setWaiting(c, false)
         #expect(limit.admit(d) == .full)
         #expect(limit.count == 2)
+        release([a, b, c, d])
     }
 
     @Test("at shutdown every connection counted in is handed over to be closed, and nothing is admitted after")
@@ -36,5 +37,15 @@ import Testing
         for channel in handed { limit.remove(channel) }
         #expect(limit.count == 0)
         #expect(limit.admit(late) == .closed)
+        release(channels + [late])
+    }
+
+    /// Closes embedded channels and runs what their closing scheduled, so
+    /// that nothing of them outlives the test.
+    private func release(_ channels: [EmbeddedChannel]) {
+        for channel in channels {
+            _ = try? channel.finish()
+            channel.embeddedEventLoop.run()
+        }
     }
 }
