@@ -10,7 +10,7 @@ import LiveModel
 
 /// A directory where ``FirebaseCollection``s keep the children of their
 /// query between runs, so that a collection started again shows them at
-/// once, before the server answers (see ``FirebaseCollection/init(reference:query:mode:dataSource:opener:cache:writer:)``).
+/// once, before the server answers (see ``FirebaseCollection/init(reference:query:mode:dataSource:opener:cache:writer:sharedCache:)``).
 ///
 /// - **One file per location and query** (`<hash>.cache`): a log. A header
 ///   line naming them, then the children as a stream `put` at `/`, then one

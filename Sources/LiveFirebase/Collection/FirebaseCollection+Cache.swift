@@ -14,7 +14,9 @@ extension FirebaseCollection {
     /// ``CollectionStatus/cached``, then the writes the cache kept over
     /// them. The stream's messages (and ``receive(_:)``) wait for it.
     func showCached() {
-        guard let cache, !hasLoaded, cacheLoad == nil else { return }
+        guard !hasLoaded, cacheLoad == nil else { return }
+        if showShared() { return }
+        guard let cache else { return }
         let identity = cacheIdentity, order = view.query.order
         cacheLoads += 1
         let load = cacheLoads
@@ -24,6 +26,28 @@ extension FirebaseCollection {
             // The writes kept with the cache show over its children.
             self?.restoreWrites()
         }
+    }
+
+    /// Starts showing what the other collections of the ``sharedCache``
+    /// hold of this location, as ``showCached()`` shows a file's children
+    /// (and in its place: they are newer). The writes kept with the cache
+    /// show over them.
+    /// - Returns: Whether something is known, to be shown.
+    private func showShared() -> Bool {
+        guard let known = sharedCache?.known(at: reference) else { return false }
+        cacheLoads += 1
+        let load = cacheLoads, query = view.query
+        cacheLoad = Task { [weak self] in
+            let payload = await SharedCache.payload(known, order: query.order)
+            guard let self, load == self.cacheLoads else { return }
+            defer { self.cacheLoad = nil }
+            // Not if something came first, nor for another query.
+            if let payload, !self.hasLoaded, self.stream != nil || self.listensWhenOnline, query == self.view.query {
+                await self.handle(.put(payload), fromCache: true)
+            }
+            self.restoreWrites()
+        }
+        return true
     }
 
     /// Drops a cache read under way (the query changed before anything

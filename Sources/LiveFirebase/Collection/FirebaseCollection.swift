@@ -69,7 +69,13 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     let bulkFill: BulkFill
     /// (Another view, another query's window: the next save writes its
     /// children whole.)
-    var view: QueryView { didSet { if view !== oldValue { cacheFile = nil } } }
+    var view: QueryView {
+        didSet {
+            guard view !== oldValue else { return }
+            cacheFile = nil
+            shareView(replacing: oldValue)
+        }
+    }
     let opener: StreamOpener
     var stream: OpenedStream?
     var consumer: Task<Void, Never>?
@@ -101,6 +107,9 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     var parsedAt: ContinuousClock.Instant?
     /// Where the children are kept between runs, if anywhere.
     public let cache: CollectionCache?
+    /// What this collection shares with the other collections of its
+    /// database, if anything.
+    public let sharedCache: SharedCache?
     /// The cached children being shown at start; the stream's messages wait for it.
     var cacheLoad: Task<Void, Never>?
     /// Counts the cache reads started; a dropped one is not applied.
@@ -188,6 +197,11 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     ///     replaces it as the smallest change.
     ///   - writer: How writes made through the collection (``write(_:)``)
     ///     are sent; the REST API by default.
+    ///   - sharedCache: Shares what the collection holds with the other
+    ///     collections made with it; none by default. With one,
+    ///     ``start()`` first shows what the others hold of this location
+    ///     (status ``CollectionStatus/cached``), in place of a ``cache``'s
+    ///     file.
     /// - Throws: ``DatabaseError/invalidQuery(_:)`` for a query Firebase
     ///   refuses, or a page size below 1; ``DatabaseError/cache(_:)`` for a
     ///   cache without a ``CollectionCache/scope`` on a reference with
@@ -196,12 +210,13 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     @inlinable
     public convenience init(reference: DatabaseReference, query: DatabaseQuery = DatabaseQuery(), mode: LoadMode = .live,
                             dataSource: Source, opener: StreamOpener = .database(),
-                            cache: CollectionCache? = nil, writer: WriteSender = .database()) throws(DatabaseError) {
+                            cache: CollectionCache? = nil, writer: WriteSender = .database(),
+                            sharedCache: SharedCache? = nil) throws(DatabaseError) {
         // Made here, in the caller's module, where `Model` is known: a first
         // load's models are then made and ordered by code compiled for them
         // rather than through generic metadata for every child.
         try self.init(reference: reference, query: query, mode: mode, dataSource: dataSource, opener: opener,
-                      cache: cache, writer: writer, bulkFill: { PreparedFill(everyChildOf: $0, count: $1, order: $2, prepare: $3) })
+                      cache: cache, writer: writer, sharedCache: sharedCache, bulkFill: { PreparedFill(everyChildOf: $0, count: $1, order: $2, prepare: $3) })
     }
 
     /// The designated initializer; `bulkFill` is
@@ -209,10 +224,11 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     @usableFromInline
     init(reference: DatabaseReference, query: DatabaseQuery, mode: LoadMode, dataSource: Source,
          opener: StreamOpener, cache: CollectionCache? = nil, writer: WriteSender = .database(),
-         bulkFill: @escaping BulkFill) throws(DatabaseError) {
+         sharedCache: SharedCache? = nil, bulkFill: @escaping BulkFill) throws(DatabaseError) {
         self.bulkFill = bulkFill
         self.writer = writer
         self.cache = cache
+        self.sharedCache = sharedCache
         if let size = mode.pageSize, size < 1 { throw .invalidQuery("the page size must be at least 1, not \(size)") }
         if let cache, cache.scope.isEmpty, reference.credentials.isSome {
             throw .cache("""
@@ -231,6 +247,15 @@ public final class FirebaseCollection<Source: ModelDataSource> {
         view = QueryView(query: Self.effectiveQuery(query, mode: mode, pages: 1))
         writeQueue = cache.map { WriteQueue(cache: $0, reference: reference) } ?? WriteQueue()
         nextWriteID = (writeQueue.entries.map(\.id).max() ?? 0) + 1
+        shareView(replacing: nil)
+    }
+
+    /// Makes the current view known to the ``sharedCache``, in place of
+    /// `old`.
+    private func shareView(replacing old: QueryView?) {
+        guard let registry = sharedCache?.registry(for: reference.database) else { return }
+        if let old { registry.remove(old) }
+        registry.add(view, at: reference.path.keys)
     }
 
     // MARK: Starting and stopping

@@ -51,8 +51,9 @@ public enum CollectionStatus: Sendable, Equatable, CustomStringConvertible {
     case stopped
     /// Connecting, or connected and waiting for the location's value.
     case connecting
-    /// Showing what a ``CollectionCache`` kept from an earlier run, which
-    /// the server has not confirmed yet: connecting (or reconnecting) for
+    /// Showing what a ``CollectionCache`` kept from an earlier run, or what
+    /// other collections of a ``SharedCache`` hold, which the server has
+    /// not confirmed yet: connecting (or reconnecting) for
     /// the location's value, which then replaces it as the smallest change.
     case cached
     /// Loaded and listening.

@@ -48,6 +48,10 @@ final class QueryView {
     /// Whether the cache holds only what the query shows (it came from data
     /// the server filtered), so a child it lacks may still exist.
     private(set) var cacheIsFiltered = false
+    /// The location's own value when the last whole value was a primitive
+    /// (then it has no children): what a view above this location shows as
+    /// this child (see ``ViewRegistry``).
+    private(set) var leaf: Snapshot?
 
     deinit {
         // A million children's snapshots: freed off this thread (the
@@ -196,6 +200,7 @@ final class QueryView {
                 // changed.
                 isComplete = true
                 cacheIsFiltered = filtered
+                leaf = value.exists && !value.hasChildren ? value : nil
                 var incoming = Set<Key>(minimumCapacity: value.childrenCount)
                 for child in value.children {
                     guard let k = child.key else { continue }
@@ -226,6 +231,7 @@ final class QueryView {
                 for old in Array(serverChildren.keys) where !incoming.contains(old) && next[old] == nil { vanish(old) }
                 continue
             }
+            leaf = nil
             if path.count == 1 {
                 stage(key, value.asChild(key, order: query.order))
                 continue
@@ -271,6 +277,7 @@ final class QueryView {
     private func fill(_ value: Snapshot, filtered: Bool) -> () -> [ChildEvent] {
         isComplete = true
         cacheIsFiltered = filtered
+        leaf = value.exists && !value.hasChildren ? value : nil
         let children = value.children
         cache.reserveCapacity(children.count)
         if range.isUnbounded, index.build(fromChildrenOf: value, order: query.order) {

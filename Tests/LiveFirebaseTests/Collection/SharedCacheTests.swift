@@ -1,0 +1,158 @@
+// SharedCacheTests.swift — a new collection shows at once what the other
+// collections of its database hold of its location, then its stream's
+// value as the smallest change.
+@testable import LiveFirebase
+import LiveModel
+import LiveSections
+import Testing
+
+@MainActor
+@Suite("SharedCache: what the collections of one database hold, shown at once by a new one")
+struct SharedCacheTests {
+    typealias Tests = FirebaseCollectionSetQueryTests
+    typealias Collection = Tests.Collection
+
+    static func make(_ path: String, _ shared: SharedCache?, url: String = "http://127.0.0.1:9",
+                     query: DatabaseQuery = DatabaseQuery(order: .child("s"))) throws -> Collection {
+        try FirebaseCollection(reference: try DatabaseReference(url: url, path: path), query: query, mode: .all,
+                               dataSource: DecodingDataSource<RawChild>(), opener: .offline, sharedCache: shared)
+    }
+
+    /// A collection at `/rooms` holding two rooms, the lobby with 3 members.
+    static func rooms(_ shared: SharedCache) async throws -> Collection {
+        let rooms = try make("/rooms", shared, query: DatabaseQuery())
+        try await rooms.receive(.put, at: .root, json: #"{"lobby": \#(Tests.value(3)), "attic": {"k9": {"s": 9}}}"#)
+        return rooms
+    }
+
+    /// Starts `c` and returns once it shows what is shared.
+    static func startShared(_ c: Collection) async throws -> Task<Void, any Error> {
+        let start = Task { try await c.start() }
+        while c.status != .cached {
+            try #require(c.status == .connecting || c.status == .stopped, "\(c.status)")
+            await Task.yield()
+        }
+        return start
+    }
+
+    @Test("inside a loaded location: its children at once, in one batch, then the server's value as the smallest change")
+    func inside() async throws {
+        let shared = SharedCache()
+        let rooms = try await Self.rooms(shared)
+        let lobby = try Self.make("/rooms/lobby", shared)
+        defer { lobby.stop() }
+        let watched = WatchedSections(lobby.collection)
+        let start = try await Self.startShared(lobby)
+        #expect(Tests.keys(lobby) == ["k0", "k1", "k2"])
+        #expect(watched.takeStages().count == 1)
+        // The server's value: k1 changed, k2 gone, k3 new.
+        try await lobby.receive(.put, at: .root, json: #"{"k0": {"s": 0, "g": 0}, "k1": {"s": 1, "g": 1, "t": 1}, "k3": {"s": 3, "g": 0}}"#)
+        try await start.value
+        #expect(lobby.status == .live)
+        #expect(Tests.keys(lobby) == ["k0", "k1", "k3"])
+        let all = watched.takeStages().flatMap { $0 }
+        // (k2 was the only child of its section, by `g`.)
+        #expect(all.flatMap(\.reloadedRows).count == 1 && all.flatMap(\.deletedSections).count == 1
+                && all.flatMap(\.insertedRows).count == 1, "\(all)")
+        #expect(watched.problem == nil, "\(watched.problem ?? "")")
+        _ = rooms
+    }
+
+    @Test("the same location, in another order: every child at once, in the new collection's order")
+    func sameLocation() async throws {
+        let shared = SharedCache()
+        let lobby = try Self.make("/rooms/lobby", shared, query: DatabaseQuery(order: .key))
+        try await lobby.receive(.put, at: .root, json: #"{"b": {"s": 1}, "a": {"s": 2}, "c": {"s": 0}}"#)
+        let byScore = try Self.make("/rooms/lobby", shared)
+        defer { byScore.stop() }
+        _ = try await Self.startShared(byScore)
+        #expect(Tests.keys(byScore) == ["c", "b", "a"])
+        #expect(Tests.keys(lobby) == ["a", "b", "c"])
+    }
+
+    @Test("above loaded items: the items known whole at once, the rest with the server's value")
+    func above() async throws {
+        let shared = SharedCache()
+        let item = try Self.make("/rooms/lobby/k1", shared, query: DatabaseQuery())
+        try await item.receive(.put, at: .root, json: #"{"s": 1, "name": "one"}"#)
+        let leaf = try Self.make("/rooms/lobby/k2", shared, query: DatabaseQuery())
+        try await leaf.receive(.put, at: .root, json: "7")
+        let lobby = try Self.make("/rooms/lobby", shared)
+        defer { lobby.stop() }
+        let start = try await Self.startShared(lobby)
+        #expect(Tests.keys(lobby) == ["k2", "k1"]) // a number before an object, by the child `s`
+        try await lobby.receive(.put, at: .root, json: Tests.value(4))
+        try await start.value
+        #expect(Tests.keys(lobby) == ["k0", "k1", "k2", "k3"])
+        _ = (item, leaf)
+    }
+
+    @Test("nothing shared: another database, a collection released, a window the server cut")
+    func misses() async throws {
+        let shared = SharedCache()
+        var rooms: Collection? = try await Self.rooms(shared)
+        let lobby = try DatabaseReference(url: "http://127.0.0.1:9", path: "/rooms/lobby")
+        #expect(shared.known(at: lobby) != nil)
+        #expect(shared.known(at: try DatabaseReference(url: "http://127.0.0.1:10", path: "/rooms/lobby")) == nil)
+        #expect(shared.known(at: try DatabaseReference(url: "http://127.0.0.1:9", path: "/halls")) == nil)
+        #expect(rooms != nil)
+        rooms = nil
+        #expect(shared.known(at: lobby) == nil)
+        // A window the server cut holds only part of its location.
+        let top = try Self.make("/rooms/lobby", shared, query: DatabaseQuery(order: .child("s")).limited(toFirst: 1))
+        _ = top.view.apply([([], try Snapshot.parse(json: Tests.value(3), order: .child("s")))], filtered: true)
+        #expect(top.view.count == 1)
+        #expect(shared.known(at: lobby) == nil)
+    }
+
+    @Test("a collection's own unconfirmed writes are not shown by another")
+    func ownWrites() async throws {
+        let shared = SharedCache()
+        let rooms = try await Self.rooms(shared)
+        let view = rooms.view
+        _ = view.applyLocal([([Key(unchecked: "lobby"), Key(unchecked: "k0")], Snapshot.absent(key: nil))], id: 99)
+        #expect(view.shownChild(Key(unchecked: "lobby")).map { $0.childrenCount } == 2)
+        let lobby = try Self.make("/rooms/lobby", shared)
+        defer { lobby.stop() }
+        _ = try await Self.startShared(lobby)
+        #expect(Tests.keys(lobby) == ["k0", "k1", "k2"])
+    }
+}
+
+@MainActor
+@Suite("SharedCache against a live server")
+struct SharedCacheServerTests {
+    @Test("a second screen shows the lobby at once from the rooms' collection, as the server has it, then its own stream",
+          .timeLimit(.minutes(5)))
+    func secondScreen() async throws {
+        try await withServer { server in
+            try await streamWrite(server, "PUT", "/rooms", #"{"lobby": {"a": {"s": 2}, "b": {"s": 1}}, "attic": {"c": {"s": 0}}}"#)
+            let shared = SharedCache()
+            let open = StreamOpener.database(configuration: StreamLiveServerTests.fast)
+            let rooms = try FirebaseCollection(reference: try streamReference(server, "/rooms"), mode: .all,
+                                               dataSource: DecodingDataSource<RawChild>(), opener: open, sharedCache: shared)
+            defer { rooms.stop() }
+            try await rooms.start()
+            // A change the rooms' stream brings.
+            let (values, signal) = AsyncStream<Void>.makeStream()
+            let observation = rooms.observeValue { signal.yield() }
+            defer { observation.cancel() }
+            try await streamWrite(server, "PATCH", "/rooms/lobby", #"{"c": {"s": 0}}"#)
+            var iterator = values.makeAsyncIterator()
+            while rooms.collection.models.first(where: { $0.identifier.string == "lobby" })?.dictionary["c"] == nil,
+                  await iterator.next() != nil {}
+            let lobby = try FirebaseCollection(reference: try streamReference(server, "/rooms/lobby"),
+                                               query: DatabaseQuery(order: .child("s")), mode: .all,
+                                               dataSource: DecodingDataSource<RawChild>(), opener: open, sharedCache: shared)
+            defer { lobby.stop() }
+            var seen: [(CollectionStatus, [String])] = []
+            let statuses = lobby.observeStatus { seen.append(($0, lobby.collection.models.map(\.identifier.string))) }
+            defer { statuses.cancel() }
+            try await lobby.start()
+            let cached = try #require(seen.first { $0.0 == .cached }, "\(seen)")
+            #expect(cached.1 == ["c", "b", "a"])
+            #expect(lobby.status == .live)
+            #expect(lobby.collection.models.map(\.identifier.string) == ["c", "b", "a"])
+        }
+    }
+}
