@@ -25,6 +25,12 @@ enum CacheBenchmark {
         /// it added to the file, per changed child.
         var changedSaveSeconds: Double
         var bytesPerChangedChild: Double
+        /// start() to the first batch of a second collection of the same
+        /// location in another order, from a shared cache (the first one
+        /// loaded), and the longest main-actor stall from its start() until
+        /// it is live.
+        var sharedSeconds: Double
+        var sharedStallSeconds: Double
     }
 
     static func run(children: Int) async throws -> Figures {
@@ -34,14 +40,32 @@ enum CacheBenchmark {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let cache = CollectionCache(directory: directory, limitBytes: 1 << 40)
         let reference = try DatabaseReference(url: server.url, path: "/items")
-        func make() throws -> FirebaseCollection<DecodingDataSource<BenchChild>> {
-            try FirebaseCollection(reference: reference, query: DatabaseQuery(order: .child("s")), mode: .all,
-                                   dataSource: DecodingDataSource<BenchChild>(), cache: cache)
+        let shared = SharedCache()
+        func make(order: QueryOrder = .child("s"), sharing: Bool = false) throws
+            -> FirebaseCollection<DecodingDataSource<BenchChild>> {
+            try FirebaseCollection(reference: reference, query: DatabaseQuery(order: order), mode: .all,
+                                   dataSource: DecodingDataSource<BenchChild>(), cache: sharing ? nil : cache,
+                                   sharedCache: shared)
         }
 
         // From the network, then saved.
         let network = try make()
         let networkSeconds = try await timeToFirstBatch(network)
+        // A second screen of the same location, in key order, while the
+        // first holds it: from the shared cache.
+        let sibling = try make(order: .key, sharing: true)
+        var sharedShown = false
+        let sharedWatch = sibling.observeStatus { if $0 == .cached { sharedShown = true } }
+        let sharedProbe = StallProbe()
+        sharedProbe.start()
+        let sharedSeconds = try await timeToFirstBatch(sibling)
+        let sharedStall = sharedProbe.stop()
+        sharedWatch.cancel()
+        guard sharedShown else { throw BenchError("the second collection did not show the shared children first") }
+        guard sibling.collection.count == children, sibling.status == .live else {
+            throw BenchError("the shared start holds \(sibling.collection.count) of \(children) children, \(sibling.status)")
+        }
+        sibling.stop()
         let saveStart = DispatchTime.now().uptimeNanoseconds
         try await network.saveCache()
         let saveSeconds = Double(DispatchTime.now().uptimeNanoseconds - saveStart) / 1e9
@@ -83,7 +107,8 @@ enum CacheBenchmark {
         cached.stop()
         return Figures(networkSeconds: networkSeconds, cacheSeconds: cacheSeconds, confirmSeconds: confirmSeconds,
                        confirmStallSeconds: confirmStall, saveSeconds: saveSeconds, fileBytes: fileBytes,
-                       changedSaveSeconds: changedSaveSeconds, bytesPerChangedChild: Double(after - before) / 100)
+                       changedSaveSeconds: changedSaveSeconds, bytesPerChangedChild: Double(after - before) / 100,
+                       sharedSeconds: sharedSeconds, sharedStallSeconds: sharedStall)
     }
 
     /// Starts `collection`; returns the seconds from start() to its first

@@ -125,6 +125,11 @@ struct LiveBench: AsyncParsableCommand {
                   Timing.median(runs.map(\.saveSeconds)) * 1e3, unit: "ms")
             r.add("  saveCache() after 100 children changed, \(Timing.median(runs.map(\.bytesPerChangedChild))) bytes each",
                   Timing.median(runs.map(\.changedSaveSeconds)) * 1e3, unit: "ms")
+            r.add("2nd collection, key order, from a shared cache, \(children)",
+                  Timing.median(runs.map(\.sharedSeconds)) * 1e3, unit: "ms",
+                  against: ("the first from the server over loopback", network * 1e3))
+            r.add("  its longest main-actor stall until live", Timing.median(runs.map(\.sharedStallSeconds)) * 1e3,
+                  unit: "ms")
         }
         r.print()
     }

@@ -29,21 +29,26 @@ extension FirebaseCollection {
     }
 
     /// Starts showing what the other collections of the ``sharedCache``
-    /// hold of this location, as ``showCached()`` shows a file's children
-    /// (and in its place: they are newer). The writes kept with the cache
-    /// show over them.
-    /// - Returns: Whether something is known, to be shown.
+    /// hold of this location, as ``showCached()`` shows a file's children:
+    /// in place of the file when they hold the location's whole value (it
+    /// is newer), or when there is no file to read; otherwise (some
+    /// children known, and a ``cache``) the file is read. The writes kept
+    /// with the cache show over them.
+    /// - Returns: Whether something is shown this way.
     private func showShared() -> Bool {
         guard let known = sharedCache?.known(at: reference) else { return false }
+        if case .children = known, cache != nil { return false }
         cacheLoads += 1
-        let load = cacheLoads, query = view.query
+        let load = cacheLoads, query = view.query, box = KnownBox(known)
         cacheLoad = Task { [weak self] in
-            let payload = await SharedCache.payload(known, order: query.order)
+            let payload = await SharedCache.payload(box, order: query.order)
             guard let self, load == self.cacheLoads else { return }
             defer { self.cacheLoad = nil }
             // Not if something came first, nor for another query.
             if let payload, !self.hasLoaded, self.stream != nil || self.listensWhenOnline, query == self.view.query {
-                await self.handle(.put(payload), fromCache: true)
+                // The location's data, not a window the server cut.
+                await self.handle(payload.kind == .put ? .put(payload) : .patch(payload), isWholeData: true,
+                                  fromCache: true)
             }
             self.restoreWrites()
         }
@@ -146,14 +151,16 @@ extension FirebaseCollection {
     /// What a save writes, taken on the main actor: the children changed
     /// since the file was last read or written, when it holds this query's
     /// children; otherwise every child the query holds.
-    /// - Complexity: O(t log n) for t changed children; O(n) for a whole save.
+    /// - Complexity: O(t log n) for t changed children; O(1) for a whole save
+    ///   (its children are found where it is written).
     private func cacheWork() -> CacheWork {
         let identity = cacheIdentity
         let changed = takeCacheChanges()
         if let file = cacheFile, file.identity == identity, !changed.overflow {
             return .changes(changed.keys.map { ($0, view.shownChild($0) ?? .absent(key: $0)) }, file)
         }
-        return .whole(view.visible, identity)
+        // The children are found away from the main actor.
+        return .whole(held: view.cache, query: view.query, identity: identity)
     }
 
     /// Writes what changed since the last save, away from the main actor,
@@ -205,17 +212,25 @@ extension FirebaseCollection {
         }
     }
 
-    @concurrent
-    nonisolated private static func write(_ work: CacheWork, to cache: CollectionCache) async
+    /// Writes `work`: the children changed on the concurrency pool; every
+    /// child on a thread of its own (``ThreadedWork``), so that a large
+    /// window read and written keeps no thread of the pool.
+    private static func write(_ work: CacheWork, to cache: CollectionCache) async
         -> Result<CacheSave, DatabaseError> {
-        do throws(DatabaseError) {
-            switch work {
-            case .whole(let children, let identity): return .success(try cache.save(children, for: identity))
-            case .changes(let changes, let file): return .success(try cache.append(changes, to: file))
-            }
-        } catch {
-            return .failure(error)
+        switch work {
+        case .whole(let held, let query, let identity):
+            return await ThreadedWork {
+                Result { () throws(DatabaseError) in try cache.save(QueryView.shown(of: held, under: query), for: identity) }
+            }.value()
+        case .changes(let changes, let file):
+            return await append(changes, to: file, in: cache)
         }
+    }
+
+    @concurrent
+    nonisolated private static func append(_ changes: [(key: Key, value: Snapshot)], to file: CacheFile,
+                                           in cache: CollectionCache) async -> Result<CacheSave, DatabaseError> {
+        Result { () throws(DatabaseError) in try cache.append(changes, to: file) }
     }
 
     /// Saves the children the query holds to the ``cache`` now, and returns
@@ -256,8 +271,10 @@ extension FirebaseCollection {
 
 /// What one save of a collection's cache writes.
 enum CacheWork: Sendable {
-    /// Every child the query holds, as `identity`'s file.
-    case whole([Snapshot], String)
+    /// Every child the query shows, as `identity`'s file: those of a view
+    /// of `query` holding `held` (its ``QueryView/cache``, taken in O(1);
+    /// the children are read where the file is written).
+    case whole(held: [Key: Snapshot], query: DatabaseQuery, identity: String)
     /// The children changed since `file` was read or written, and their
     /// values now (absent for one that left).
     case changes([(key: Key, value: Snapshot)], CacheFile)

@@ -67,6 +67,7 @@ extension FirebaseCollection {
             stream?.stop()
             stream = nil
             consumer = nil
+            view.isConfirmed = false
             status = error.map { .failed($0) } ?? .stopped
             // Refused: what was kept for this query is not to be shown again.
             switch error {
@@ -168,8 +169,9 @@ extension FirebaseCollection {
                         observers: Duration = .zero, fromCache: Bool = false) {
         if let started = firstLoadStarted { recordFirstLoad(started: started, observers: observers) }
         tell(events, loaded: isWhole)
-        if isWhole, fromCache {
-            // The cache's children: shown, not confirmed.
+        if fromCache {
+            // The cache's children (or those a shared cache knows, the
+            // whole value or some children): shown, not confirmed.
             hasLoaded = true
             showsCached = true
             status = isOffline ? .offline : .cached

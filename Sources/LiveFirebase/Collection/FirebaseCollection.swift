@@ -118,8 +118,9 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     /// confirmed them yet.
     var showsCached = false
     /// Whether the server confirmed what the view holds (its value for this
-    /// stream came); only then is it saved.
-    var cacheConfirmed = false
+    /// stream came); only then is it saved, and shared with the
+    /// ``sharedCache``'s other collections.
+    var cacheConfirmed = false { didSet { view.isConfirmed = cacheConfirmed } }
     /// Updates applied, and the count the last successful save had.
     var cacheChanges = 0
     var cacheSavedChanges = -1
@@ -200,11 +201,11 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     ///   - sharedCache: Shares what the collection holds with the other
     ///     collections made with it; none by default. With one,
     ///     ``start()`` first shows what the others hold of this location
-    ///     (status ``CollectionStatus/cached``), in place of a ``cache``'s
-    ///     file.
+    ///     (status ``CollectionStatus/cached``): in place of a ``cache``'s
+    ///     file when they hold its whole value, or when there is no file.
     /// - Throws: ``DatabaseError/invalidQuery(_:)`` for a query Firebase
     ///   refuses, or a page size below 1; ``DatabaseError/cache(_:)`` for a
-    ///   cache without a ``CollectionCache/scope`` on a reference with
+    ///   cache (or a shared cache) without a scope on a reference with
     ///   credentials (one user's children and queued writes must never
     ///   reach another).
     @inlinable
@@ -235,6 +236,12 @@ public final class FirebaseCollection<Source: ModelDataSource> {
                 a cache for a location reached with credentials needs a scope: the signed-in user's id \
                 (CollectionCache(directory:scope:)), so that their children and queued writes are never \
                 shown to, or sent as, another user
+                """)
+        }
+        if let sharedCache, sharedCache.scope.isEmpty, reference.credentials.isSome {
+            throw .cache("""
+                a shared cache for a location reached with credentials needs a scope: the signed-in user's id \
+                (SharedCache(scope:)), so that one user's children are never shown to another
                 """)
         }
         try Self.checkPaging(query, mode: mode)
@@ -281,6 +288,8 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     /// through the collection (``write(_:)``) are still sent and answered.
     public func stop() {
         saveCacheSoon(now: true)
+        // Not listening: what it holds is not shared as the server's.
+        view.isConfirmed = false
         listensWhenOnline = false
         if status == .offline {
             status = .stopped

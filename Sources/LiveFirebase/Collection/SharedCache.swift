@@ -1,5 +1,6 @@
 // SharedCache.swift — what the collections of one database hold, shown at
 // once by a new collection of a location they know.
+import Foundation
 import LiveModel
 
 /// What the ``FirebaseCollection``s made with it hold, shared among them,
@@ -18,12 +19,19 @@ import LiveModel
 ///
 /// Only what the server sent is shared: a collection's own unconfirmed
 /// writes are its own. The shared cache holds nothing itself and keeps no
-/// collection alive: it reads the collections that are. Give one to the
-/// collections of one database and one signed-in user (collections of
-/// other databases are never shared with); make a new one after sign-out.
+/// collection alive: it reads the collections that are. Only collections
+/// whose first value the server sent, that listen, and whose query keeps
+/// every child (no bounds, no limit) are read; what a collection shows
+/// from a cache, or from a shared cache, is not passed on until the server
+/// confirms it.
+///
+/// Give one to the collections of one database and one signed-in user:
+/// with credentials it needs a ``scope`` (the user's id), as a
+/// ``CollectionCache`` does, and a new one is made at sign-out (collections
+/// of another database are never shared with).
 ///
 /// ```swift
-/// let shared = SharedCache()
+/// let shared = SharedCache(scope: userID)
 /// let rooms = try FirebaseCollection(reference: root.child("rooms"), dataSource: roomSource, sharedCache: shared)
 /// // Later, another screen: shows the lobby's members at once.
 /// let lobby = try FirebaseCollection(reference: root.child("rooms/lobby"), dataSource: memberSource, sharedCache: shared)
@@ -31,9 +39,15 @@ import LiveModel
 @MainActor
 public final class SharedCache {
     private var registries: [DatabaseURL: ViewRegistry] = [:]
+    /// Whose data it shares: the signed-in user's id, when the collections
+    /// reach their database with credentials.
+    public nonisolated let scope: String
 
-    /// An empty shared cache.
-    public init() {}
+    /// An empty shared cache, for the user `scope` (required for
+    /// collections with credentials; empty by default).
+    public init(scope: String = "") {
+        self.scope = scope
+    }
 
     /// The views of collections of `database`.
     func registry(for database: DatabaseURL) -> ViewRegistry {
@@ -51,14 +65,31 @@ public final class SharedCache {
         registries[reference.database]?.known(at: reference.path.keys)
     }
 
-    /// What ``known(at:)`` returned, as a stream's whole value for `order`.
-    /// - Complexity: O(size of what is known): it is written from the
-    ///   collections' texts and parsed once.
-    @concurrent
-    nonisolated static func payload(_ known: KnownData, order: QueryOrder) async -> StreamPayload? {
-        var text = Array(#"{"path":"/","data":"#.utf8)
-        known.appendText(to: &text)
-        text.append(UInt8(ascii: "}"))
-        return try? StreamPayload.parse(json: text, kind: .put, order: order)
+    /// What ``known(at:)`` returned (and the box gives up), as a stream's
+    /// message for `order` (``KnownData/payload(order:)``): written and
+    /// parsed, then released, on a thread of its own (``ThreadedWork``), so
+    /// that a large location keeps neither the main actor nor the
+    /// concurrency pool.
+    /// - Complexity: O(size of what is known).
+    static func payload(_ known: KnownBox, order: QueryOrder) async -> StreamPayload? {
+        await ThreadedWork { known.take()?.payload(order: order) }.value()
+    }
+}
+
+/// Hands ``KnownData`` over once: the collections' tables it shares are
+/// not held meanwhile (a change to one would copy it on the main actor).
+final class KnownBox: @unchecked Sendable {
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var data: KnownData?
+
+    init(_ data: KnownData) { self.data = data }
+
+    /// The data, the first time; nil after.
+    func take() -> KnownData? {
+        lock.withLock {
+            defer { data = nil }
+            return data
+        }
     }
 }

@@ -16,6 +16,8 @@ struct WholeValuePlan: Sendable {
     /// that went last), and their new snapshots (absent for one that went).
     let touched: [Key]
     let next: [Key: Snapshot]
+    /// The value's own primitive and priority.
+    let own: OwnValue
 }
 
 extension QueryView {
@@ -49,7 +51,7 @@ extension QueryView {
         for old in held.keys where !incoming.contains(old) {
             if next.updateValue(.absent(key: old), forKey: old) == nil { touched.append(old) }
         }
-        return WholeValuePlan(version: version, kept: kept, touched: touched, next: next)
+        return WholeValuePlan(version: version, kept: kept, touched: touched, next: next, own: OwnValue(value))
     }
 
     /// Applies a plan made by ``planWhole(_:held:version:)`` from this
@@ -63,6 +65,7 @@ extension QueryView {
         guard plan.version == version, canPlanWhole else { return nil }
         let filtered = (filtered ?? serverFilters) && isFiltered
         markComplete(filtered: filtered)
+        own = plan.own
         releaseInBackground(&cache, leaving: plan.kept)
         return commit(plan.touched, plan.next, dropHidden: filtered || cacheIsFiltered)
     }

@@ -48,10 +48,16 @@ final class QueryView {
     /// Whether the cache holds only what the query shows (it came from data
     /// the server filtered), so a child it lacks may still exist.
     private(set) var cacheIsFiltered = false
-    /// The location's own value when the last whole value was a primitive
-    /// (then it has no children): what a view above this location shows as
-    /// this child (see ``ViewRegistry``).
-    private(set) var leaf: Snapshot?
+    /// The location's own value, beside its children: its primitive (then
+    /// it has no children) and its priority, as the server last sent them.
+    /// What a view above this location shows as this child (see
+    /// ``ViewRegistry``).
+    var own = OwnValue()
+    /// Whether the server's whole value of the location is held, as its
+    /// owner confirms: a stream's (or injected) value, not a cache's, nor a
+    /// page seeded from an older view. Only such a view is shared
+    /// (``ViewRegistry``). Set by the owner.
+    var isConfirmed = false
 
     deinit {
         // A million children's snapshots: freed off this thread (the
@@ -127,6 +133,18 @@ final class QueryView {
     }
 
     /// The children a view of `query` holding `held` (a view's ``cache``)
+    /// shows, in no particular order: without a limit, those inside the
+    /// bounds, found without ordering them; with one, ``visible(of:under:)``.
+    /// - Complexity: O(n) for n children held without a limit (each one's
+    ///   sort value read when there are bounds); O(n log n) with one.
+    static func shown(of held: [Key: Snapshot], under query: DatabaseQuery) -> [Snapshot] {
+        guard query.limit == nil else { return visible(of: held, under: query) }
+        let range = QueryRange(query)
+        if range.isUnbounded { return held.values.filter(\.exists) }
+        return held.compactMap { key, child in child.exists && range.contains(child.sortValue, key) ? child : nil }
+    }
+
+    /// The children a view of `query` holding `held` (a view's ``cache``)
     /// shows, in order: what that view's ``visible`` is.
     /// - Complexity: O(n log n) for n children held; meant to run away
     ///   from the view's owner.
@@ -185,6 +203,7 @@ final class QueryView {
             for key in released { stage(key, shown(key)) }
         }
         for (path, value) in updates {
+            if !path.isEmpty { own.change(at: path, to: value) }
             if !localWrites.isEmpty, let key = path.first, covers(key) {
                 // A child under a local write: the server's value changes
                 // below it, and the write stays on top.
@@ -200,7 +219,7 @@ final class QueryView {
                 // changed.
                 isComplete = true
                 cacheIsFiltered = filtered
-                leaf = value.exists && !value.hasChildren ? value : nil
+                own = OwnValue(value)
                 var incoming = Set<Key>(minimumCapacity: value.childrenCount)
                 for child in value.children {
                     guard let k = child.key else { continue }
@@ -231,7 +250,6 @@ final class QueryView {
                 for old in Array(serverChildren.keys) where !incoming.contains(old) && next[old] == nil { vanish(old) }
                 continue
             }
-            leaf = nil
             if path.count == 1 {
                 stage(key, value.asChild(key, order: query.order))
                 continue
@@ -277,7 +295,7 @@ final class QueryView {
     private func fill(_ value: Snapshot, filtered: Bool) -> () -> [ChildEvent] {
         isComplete = true
         cacheIsFiltered = filtered
-        leaf = value.exists && !value.hasChildren ? value : nil
+        own = OwnValue(value)
         let children = value.children
         cache.reserveCapacity(children.count)
         if range.isUnbounded, index.build(fromChildrenOf: value, order: query.order) {

@@ -13,8 +13,10 @@ import LiveModel
 /// - otherwise each child whose own location a view holds whole: the rest
 ///   of the location is unknown.
 ///
-/// Only the server's data is shared: the local writes a view shows over it
-/// are its owner's, which shows them over what it is given.
+/// Only the server's data is shared, and only that of views whose owner
+/// confirmed it (``QueryView/isConfirmed``) and whose query keeps every
+/// child: the local writes a view shows over it are its owner's, which
+/// shows them over what it is given.
 ///
 /// Views are held weakly: one that goes is forgotten.
 ///
@@ -45,7 +47,8 @@ final class ViewRegistry {
 
     /// What the views know of the location at `path`; nil when nothing.
     /// It is taken as the views hold it now, without reading their
-    /// children: its text is made from it anywhere (``KnownData/appendText(to:)``).
+    /// children: it is written out and parsed anywhere
+    /// (``KnownData/payload(order:)``).
     /// - Complexity: O(v·d) for v views at paths of depth d.
     func known(at path: [Key]) -> KnownData? {
         var children: [Key: HeldValue] = [:]
@@ -56,7 +59,8 @@ final class ViewRegistry {
             }
             // A view exactly one level below: that child is known whole.
             if entry.path.count == path.count + 1, entry.path.starts(with: path), let key = entry.path.last {
-                children[key] = view.heldValue
+                let held = view.heldValue
+                if held.exists { children[key] = held }
             }
         }
         return children.isEmpty ? nil : .children(children)
@@ -64,27 +68,13 @@ final class ViewRegistry {
 }
 
 extension QueryView {
-    /// Whether the view holds every child of its location: a whole value
-    /// arrived and was not cut by the server.
-    var knowsWholeValue: Bool { isComplete && !cacheIsFiltered }
+    /// Whether the view holds every child of its location as the server
+    /// last sent it: its owner confirmed a whole value (``isConfirmed``),
+    /// its query keeps every child (no bounds, no limit), and the server
+    /// did not cut what it sent.
+    var knowsWholeValue: Bool { isConfirmed && isComplete && !cacheIsFiltered && !isFiltered }
 
     /// The server's value of the location as the view holds it, local
     /// writes left out. - Complexity: O(1): its tables are shared.
-    var heldValue: HeldValue { HeldValue(leaf: leaf, shown: cache, server: serverChildren) }
-
-    /// Shows what other views know of this location (``ViewRegistry``) as
-    /// the server's data, before this view's own first whole value: the
-    /// whole value, or the children known.
-    /// - Returns: The child events, in Firebase's order.
-    /// - Complexity: O(size) of what is known, which is written and parsed
-    ///   again, plus applying it.
-    func show(_ known: KnownData) -> [ChildEvent] {
-        var text: [UInt8] = []
-        known.appendText(to: &text)
-        guard let value = try? Snapshot.parse(json: text, order: query.order) else { return [] }
-        switch known {
-        case .whole: return apply([([], value)], filtered: false)
-        case .children: return apply(value.children.compactMap { child in child.key.map { ([$0], child) } }, filtered: false)
-        }
-    }
+    var heldValue: HeldValue { HeldValue(own: own, shown: cache, server: serverChildren) }
 }

@@ -105,6 +105,58 @@ struct SharedCacheTests {
         #expect(shared.known(at: lobby) == nil)
     }
 
+    @Test("shown from a shared cache is not passed on until the server confirms it; a stopped collection shares nothing")
+    func onlyConfirmed() async throws {
+        let shared = SharedCache()
+        let item = try Self.make("/rooms/lobby/k1", shared, query: DatabaseQuery())
+        try await item.receive(.put, at: .root, json: #"{"s": 1}"#)
+        let lobby = try Self.make("/rooms/lobby", shared)
+        defer { lobby.stop() }
+        let start = try await Self.startShared(lobby)
+        // The lobby shows k1 alone: it does not know k0, and says nothing of it.
+        let k0 = try DatabaseReference(url: "http://127.0.0.1:9", path: "/rooms/lobby/k0")
+        #expect(shared.known(at: k0) == nil)
+        try await lobby.receive(.put, at: .root, json: Tests.value(2))
+        try await start.value
+        #expect(shared.known(at: k0) != nil)
+        lobby.stop()
+        #expect(shared.known(at: k0) == nil)
+        _ = item
+    }
+
+    @Test("a location's primitive after a resync, and an item's priority, as its parent shows them")
+    func ownValue() async throws {
+        let shared = SharedCache()
+        let k1 = try Self.make("/rooms/lobby/k1", shared, query: DatabaseQuery())
+        try await k1.receive(.put, at: .root, json: #"{"s": 1}"#)
+        // A whole value over held children: compared away from the main actor.
+        try await k1.receive(.put, at: .root, json: "7")
+        let k2 = try Self.make("/rooms/lobby/k2", shared, query: DatabaseQuery())
+        try await k2.receive(.put, at: .root, json: #"{"s": 2, ".priority": 5}"#)
+        let lobby = try Self.make("/rooms/lobby", shared, query: DatabaseQuery())
+        defer { lobby.stop() }
+        _ = try await Self.startShared(lobby)
+        #expect(lobby.view.shownChild(Key(unchecked: "k1"))?.value == .number(7))
+        #expect(lobby.view.shownChild(Key(unchecked: "k2"))?.priority == Priority(.number(5)))
+        #expect(Tests.keys(lobby) == ["k1", "k2"]) // no priority, then 5
+        _ = (k1, k2)
+    }
+
+    @Test("a bounded query shares nothing; with credentials a shared cache needs a scope")
+    func boundsAndScope() async throws {
+        let shared = SharedCache()
+        let bounded = try Self.make("/rooms", shared, query: DatabaseQuery(order: .key).starting(at: .string("a")))
+        try await bounded.receive(.put, at: .root, json: #"{"lobby": {"k0": 1}}"#)
+        #expect(shared.known(at: try DatabaseReference(url: "http://127.0.0.1:9", path: "/rooms/lobby")) == nil)
+        let reference = try DatabaseReference(url: "http://127.0.0.1:9", path: "/rooms", credentials: .fixed(.idToken("t")))
+        #expect(throws: DatabaseError.self) {
+            try FirebaseCollection(reference: reference, dataSource: DecodingDataSource<RawChild>(), opener: .offline,
+                                   sharedCache: SharedCache())
+        }
+        _ = try FirebaseCollection(reference: reference, dataSource: DecodingDataSource<RawChild>(), opener: .offline,
+                                   sharedCache: SharedCache(scope: "user-1"))
+    }
+
     @Test("a collection's own unconfirmed writes are not shown by another")
     func ownWrites() async throws {
         let shared = SharedCache()
