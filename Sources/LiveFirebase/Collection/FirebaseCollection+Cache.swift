@@ -8,51 +8,52 @@ extension FirebaseCollection {
     /// scope, the location and the query the stream asks for.
     var cacheIdentity: String { cache?.identity(reference, view.query) ?? "" }
 
-    /// Starts showing the cache's children, when there is a cache, nothing
-    /// is loaded and its file holds this query's: read and parsed away from
-    /// the main actor, then applied as a first load whose status is
-    /// ``CollectionStatus/cached``, then the writes the cache kept over
-    /// them. The stream's messages (and ``receive(_:)``) wait for it.
+    /// Starts showing, when nothing is loaded, what is kept of this query:
+    /// the whole value the other collections of the ``sharedCache`` hold
+    /// (newer than a file), else the ``cache``'s file when it holds this
+    /// query's children, else the children the shared cache knows. Read
+    /// and parsed away from the main actor, then applied with the status
+    /// ``CollectionStatus/cached`` (a whole value as a first load), then
+    /// the writes the cache kept over them. The stream's messages (and
+    /// ``receive(_:)``) wait for it.
     func showCached() {
         guard !hasLoaded, cacheLoad == nil else { return }
-        if showShared() { return }
-        guard let cache else { return }
-        let identity = cacheIdentity, order = view.query.order
+        let data = sharedCache?.known(at: reference)
+        guard cache != nil || data != nil else { return }
+        var knownIsWhole = data != nil
+        if case .children? = data { knownIsWhole = false }
+        let known = data.map(Handover.init)
+        let identity = cacheIdentity, query = view.query, cache = cache
         cacheLoads += 1
         let load = cacheLoads
         cacheLoad = Task { [weak self] in
-            let read = await Self.readCache(cache, identity, order)
-            await self?.applyCached(read, identity: identity, load: load)
+            var shown = false
+            if let known, cache == nil || knownIsWhole {
+                shown = await self?.applyShared(known, query: query, load: load) ?? false
+            } else if let cache {
+                let read = await Self.readCache(cache, identity, query.order)
+                shown = await self?.applyCached(read, identity: identity, load: load) ?? false
+                if !shown, let known { shown = await self?.applyShared(known, query: query, load: load) ?? false }
+            }
+            guard let self else { return }
+            if load == self.cacheLoads { self.cacheLoad = nil }
             // The writes kept with the cache show over its children.
-            self?.restoreWrites()
+            self.restoreWrites()
         }
     }
 
-    /// Starts showing what the other collections of the ``sharedCache``
-    /// hold of this location, as ``showCached()`` shows a file's children:
-    /// in place of the file when they hold the location's whole value (it
-    /// is newer), or when there is no file to read; otherwise (some
-    /// children known, and a ``cache``) the file is read. The writes kept
-    /// with the cache show over them.
-    /// - Returns: Whether something is shown this way.
-    private func showShared() -> Bool {
-        guard let known = sharedCache?.known(at: reference) else { return false }
-        if case .children = known, cache != nil { return false }
-        cacheLoads += 1
-        let load = cacheLoads, query = view.query, box = KnownBox(known)
-        cacheLoad = Task { [weak self] in
-            let payload = await SharedCache.payload(box, order: query.order)
-            guard let self, load == self.cacheLoads else { return }
-            defer { self.cacheLoad = nil }
-            // Not if something came first, nor for another query.
-            if let payload, !self.hasLoaded, self.stream != nil || self.listensWhenOnline, query == self.view.query {
-                // The location's data, not a window the server cut.
-                await self.handle(payload.kind == .put ? .put(payload) : .patch(payload), isWholeData: true,
-                                  fromCache: true)
-            }
-            self.restoreWrites()
-        }
-        return true
+    /// Shows what the ``sharedCache`` knows of this location (written out
+    /// and parsed on a thread of its own), as ``applyCached(_:identity:load:)``
+    /// shows a file's: a whole value as a first load, known children each
+    /// whole (the rest unknown until the stream's value).
+    /// - Returns: Whether it was shown.
+    private func applyShared(_ known: Handover<KnownData>, query: DatabaseQuery, load: Int) async -> Bool {
+        let payload = await SharedCache.payload(known, order: query.order)
+        // Not if dropped, if something came first, nor for another query.
+        guard load == cacheLoads, let payload, !hasLoaded, stream != nil || listensWhenOnline, query == view.query
+        else { return false }
+        await handle(payload.kind == .put ? .put(payload) : .patch(payload), fromCache: true)
+        return showsCached
     }
 
     /// Drops a cache read under way (the query changed before anything
@@ -70,16 +71,19 @@ extension FirebaseCollection {
         cache.load(identity, order: order)
     }
 
-    private func applyCached(_ read: (payload: StreamPayload, file: CacheFile)?, identity: String, load: Int) async {
-        guard load == cacheLoads else { return } // dropped
-        defer { cacheLoad = nil }
-        // Not if something came first (a value from elsewhere, a stop), nor
-        // for another query than the one read (set meanwhile).
-        guard let read, !hasLoaded, stream != nil || listensWhenOnline, identity == cacheIdentity else { return }
+    /// Shows a file's children as a first load.
+    /// - Returns: Whether they were shown.
+    private func applyCached(_ read: (payload: StreamPayload, file: CacheFile)?, identity: String, load: Int) async
+        -> Bool {
+        // Not if dropped, if something came first (a value from elsewhere,
+        // a stop), nor for another query than the one read (set meanwhile).
+        guard load == cacheLoads, let read, !hasLoaded, stream != nil || listensWhenOnline, identity == cacheIdentity
+        else { return false }
         await handle(.put(read.payload), fromCache: true)
         // Shown: what changes them from now on (and what the writes shown
         // over them change) is appended to the file read.
         if showsCached, identity == cacheIdentity { cacheFile = read.file }
+        return showsCached
     }
 
     /// Notes the children an applied update changed, for the next save
@@ -160,7 +164,7 @@ extension FirebaseCollection {
             return .changes(changed.keys.map { ($0, view.shownChild($0) ?? .absent(key: $0)) }, file)
         }
         // The children are found away from the main actor.
-        return .whole(held: view.cache, query: view.query, identity: identity)
+        return .whole(held: Handover(view.cache), query: view.query, identity: identity)
     }
 
     /// Writes what changed since the last save, away from the main actor,
@@ -220,7 +224,8 @@ extension FirebaseCollection {
         switch work {
         case .whole(let held, let query, let identity):
             return await ThreadedWork {
-                Result { () throws(DatabaseError) in try cache.save(QueryView.shown(of: held, under: query), for: identity) }
+                let children = held.take().map { QueryView.shown(of: $0, under: query) } ?? []
+                return Result { () throws(DatabaseError) in try cache.save(children, for: identity) }
             }.value()
         case .changes(let changes, let file):
             return await append(changes, to: file, in: cache)
@@ -272,9 +277,10 @@ extension FirebaseCollection {
 /// What one save of a collection's cache writes.
 enum CacheWork: Sendable {
     /// Every child the query shows, as `identity`'s file: those of a view
-    /// of `query` holding `held` (its ``QueryView/cache``, taken in O(1);
-    /// the children are read where the file is written).
-    case whole(held: [Key: Snapshot], query: DatabaseQuery, identity: String)
+    /// of `query` holding `held` (its ``QueryView/cache``, taken in O(1),
+    /// handed over: the children are found where the file is written, and
+    /// the table let go there).
+    case whole(held: Handover<[Key: Snapshot]>, query: DatabaseQuery, identity: String)
     /// The children changed since `file` was read or written, and their
     /// values now (absent for one that left).
     case changes([(key: Key, value: Snapshot)], CacheFile)

@@ -160,7 +160,10 @@ extension FirebaseCollection {
         } else {
             applyEach(events)
         }
-        finish(events, isWhole: isWhole, firstLoadStarted: firstLoad ? started : nil, fromCache: fromCache)
+        // (A first whole value after children shown from a shared cache is
+        // applied as a resync, and is the first load all the same.)
+        let recorded = firstLoad || (isWhole && !fromCache && self.firstLoad == nil)
+        finish(events, isWhole: isWhole, firstLoadStarted: recorded ? started : nil, fromCache: fromCache)
     }
 
     /// Tells observers of an applied update; after a whole value, the

@@ -24,6 +24,8 @@ extension FirebaseCollection {
         generation += 1
         consumer = nil
         listensWhenOnline = true
+        // Not listening: what it holds is not shared as the server's.
+        view.isConfirmed = false
         status = .offline
         saveCacheSoon(now: true)
     }

@@ -73,6 +73,10 @@ public final class FirebaseCollection<Source: ModelDataSource> {
         didSet {
             guard view !== oldValue else { return }
             cacheFile = nil
+            // Neither is what the server last confirmed, until it says so
+            // again (a view put back by a failed query may be stale).
+            oldValue.isConfirmed = false
+            view.isConfirmed = false
             shareView(replacing: oldValue)
         }
     }

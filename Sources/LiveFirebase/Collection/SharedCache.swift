@@ -1,6 +1,5 @@
 // SharedCache.swift — what the collections of one database hold, shown at
 // once by a new collection of a location they know.
-import Foundation
 import LiveModel
 
 /// What the ``FirebaseCollection``s made with it hold, shared among them,
@@ -28,7 +27,9 @@ import LiveModel
 /// Give one to the collections of one database and one signed-in user:
 /// with credentials it needs a ``scope`` (the user's id), as a
 /// ``CollectionCache`` does, and a new one is made at sign-out (collections
-/// of another database are never shared with).
+/// of another database are never shared with). The scope is a promise the
+/// app makes: collections given one shared cache share what they hold
+/// whatever their credentials.
 ///
 /// ```swift
 /// let shared = SharedCache(scope: userID)
@@ -65,31 +66,15 @@ public final class SharedCache {
         registries[reference.database]?.known(at: reference.path.keys)
     }
 
-    /// What ``known(at:)`` returned (and the box gives up), as a stream's
-    /// message for `order` (``KnownData/payload(order:)``): written and
-    /// parsed, then released, on a thread of its own (``ThreadedWork``), so
-    /// that a large location keeps neither the main actor nor the
-    /// concurrency pool.
+    /// What ``known(at:)`` returned, handed over, as a stream's message
+    /// for `order` (``KnownData/message()``): written out, let go, then
+    /// parsed, on a thread of its own (``ThreadedWork``), so that a large
+    /// location keeps neither the main actor nor the concurrency pool.
     /// - Complexity: O(size of what is known).
-    static func payload(_ known: KnownBox, order: QueryOrder) async -> StreamPayload? {
-        await ThreadedWork { known.take()?.payload(order: order) }.value()
-    }
-}
-
-/// Hands ``KnownData`` over once: the collections' tables it shares are
-/// not held meanwhile (a change to one would copy it on the main actor).
-final class KnownBox: @unchecked Sendable {
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var data: KnownData?
-
-    init(_ data: KnownData) { self.data = data }
-
-    /// The data, the first time; nil after.
-    func take() -> KnownData? {
-        lock.withLock {
-            defer { data = nil }
-            return data
-        }
+    static func payload(_ known: Handover<KnownData>, order: QueryOrder) async -> StreamPayload? {
+        await ThreadedWork {
+            guard let message = known.take()?.message() else { return nil }
+            return try? StreamPayload.parse(json: message.text, kind: message.kind, order: order)
+        }.value()
     }
 }

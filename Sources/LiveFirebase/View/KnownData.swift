@@ -4,28 +4,33 @@ import LiveModel
 
 /// What a ``ViewRegistry`` knows of a location.
 enum KnownData: Sendable {
-    /// Its whole value: that at `below` in a view's value held whole.
-    case whole(HeldValue, below: [Key])
+    /// Its whole value: that of a view at the location.
+    case whole(HeldValue)
+    /// Its whole value: a child (at some depth) of a view's value held
+    /// whole; absent when it holds nothing.
+    case value(Snapshot)
     /// Some of its children, each a view's value held whole, by key; the
     /// others are unknown.
     case children([Key: HeldValue])
 
-    /// What is known as a stream's message, parsed for `order`: the whole
-    /// value as a `put` at `/` (the view then holds the location whole),
-    /// the children known as a `patch` at `/` of each of them (the view
-    /// holds them whole, and the rest of the location stays unknown until
-    /// the stream's own value).
-    /// - Complexity: O(size of the value): written out and parsed once.
-    func payload(order: QueryOrder) -> StreamPayload? {
+    /// What is known as a stream's message: the whole value as a `put` at
+    /// `/` (the view then holds the location whole), the children known as
+    /// a `patch` at `/` of each of them (the view holds them whole, and the
+    /// rest of the location stays unknown until the stream's own value).
+    /// - Complexity: O(size of the value).
+    func message() -> (text: [UInt8], kind: StreamPayload.Kind) {
         var text = Array(#"{"path":"/","data":"#.utf8)
         appendText(to: &text)
         text.append(UInt8(ascii: "}"))
-        let kind: StreamPayload.Kind
-        switch self {
-        case .whole: kind = .put
-        case .children: kind = .patch
-        }
-        return try? StreamPayload.parse(json: text, kind: kind, order: order)
+        if case .children = self { return (text, .patch) }
+        return (text, .put)
+    }
+
+    /// ``message()``, parsed for `order`.
+    /// - Complexity: O(size of the value): written out and parsed once.
+    func payload(order: QueryOrder) -> StreamPayload? {
+        let message = message()
+        return try? StreamPayload.parse(json: message.text, kind: message.kind, order: order)
     }
 
     /// Appends the location's value (or the object of the children known)
@@ -34,10 +39,9 @@ enum KnownData: Sendable {
     /// - Complexity: O(size of the value).
     func appendText(to text: inout [UInt8]) {
         switch self {
-        case .whole(let held, let below):
-            guard let first = below.first else { return held.appendText(to: &text) }
-            var value = held.server(first)
-            for key in below.dropFirst() { value = value.child(key) }
+        case .whole(let held):
+            held.appendText(to: &text)
+        case .value(let value):
             if !value.appendText(to: &text) { text.append(contentsOf: "null".utf8) }
         case .children(let children):
             var first = true
@@ -83,11 +87,16 @@ struct OwnValue: Sendable {
                 if let priority { exported[".priority"] = priority.jsonValue }
                 self.leaf = (try? Snapshot.parse(json: JSONValue.object(exported).jsonText())) ?? leaf
             }
-        } else if value.exists, let leaf {
+        } else if value.exists, path.last?.string != ".priority", let leaf {
+            // (A priority set below a primitive sets nothing.)
             priority = leaf.priority
             self.leaf = nil
         }
     }
+
+    /// Follows the location's last child going: an empty location has no
+    /// priority.
+    mutating func emptied() { priority = nil }
 }
 
 /// A view's location as the server sent it, taken from the view in O(1):
@@ -99,6 +108,7 @@ struct HeldValue: Sendable {
     let server: [Key: Snapshot]
 
     /// Whether the location holds anything.
+    /// - Complexity: O(1), or O(c) for c children under local writes.
     var exists: Bool {
         own.leaf != nil || server.values.contains(where: \.exists) || shown.keys.contains { server[$0] == nil }
     }

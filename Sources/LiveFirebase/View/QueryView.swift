@@ -259,7 +259,9 @@ final class QueryView {
             stage(key, edited(current, below: path.dropFirst(), to: value, key: key))
         }
         if !released.isEmpty { pruneServerChildren() }
-        return commit(touched, next, dropHidden: filtered || cacheIsFiltered)
+        let events = commit(touched, next, dropHidden: filtered || cacheIsFiltered)
+        if own.priority != nil, cache.isEmpty, serverChildren.isEmpty { own.emptied() }
+        return events
     }
 
     /// Child `key`'s value `current` with the value at `rest` (a path below

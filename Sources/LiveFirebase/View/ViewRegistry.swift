@@ -47,15 +47,21 @@ final class ViewRegistry {
 
     /// What the views know of the location at `path`; nil when nothing.
     /// It is taken as the views hold it now, without reading their
-    /// children: it is written out and parsed anywhere
-    /// (``KnownData/payload(order:)``).
-    /// - Complexity: O(v·d) for v views at paths of depth d.
+    /// children (it shares their tables, or a child's snapshot): it is
+    /// written out and parsed anywhere (``KnownData/payload(order:)``).
+    /// - Complexity: O(v·d) for v views at paths of depth d, plus reading a
+    ///   child d levels below a view.
     func known(at path: [Key]) -> KnownData? {
         var children: [Key: HeldValue] = [:]
         for entry in entries {
             guard let view = entry.view, view.knowsWholeValue else { continue }
             if path.starts(with: entry.path) {
-                return .whole(view.heldValue, below: Array(path[entry.path.count...]))
+                let below = path[entry.path.count...]
+                guard let first = below.first else { return .whole(view.heldValue) }
+                // Only the child taken: the view's tables are not held.
+                var value = view.serverValue(first)
+                for key in below.dropFirst() { value = value.child(key) }
+                return .value(value)
             }
             // A view exactly one level below: that child is known whole.
             if entry.path.count == path.count + 1, entry.path.starts(with: path), let key = entry.path.last {

@@ -157,6 +157,91 @@ struct SharedCacheTests {
                                    sharedCache: SharedCache(scope: "user-1"))
     }
 
+    @Test("a query changed and then stopped before its value: the view put back is not shared")
+    func stoppedDuringQueryChange() async throws {
+        let shared = SharedCache()
+        let rooms = try Self.make("/rooms", shared, query: DatabaseQuery())
+        _ = Task { try await rooms.start() }
+        while rooms.status != .connecting { await Task.yield() }
+        try await rooms.receive(.put, at: .root, json: #"{"lobby": {"k0": {"s": 0}}}"#)
+        let lobby = try DatabaseReference(url: "http://127.0.0.1:9", path: "/rooms/lobby")
+        #expect(shared.known(at: lobby) != nil)
+        let change = Task { try await rooms.setQuery(DatabaseQuery(order: .key)) }
+        while rooms.query != DatabaseQuery(order: .key) { await Task.yield() }
+        rooms.stop()
+        _ = await change.result
+        #expect(rooms.query == DatabaseQuery())
+        #expect(shared.known(at: lobby) == nil)
+    }
+
+    @Test("a window from a parent's whole value: the view holds the window alone; the first load is recorded after children")
+    func window() async throws {
+        let shared = SharedCache()
+        let rooms = try await Self.rooms(shared)
+        let top = try Self.make("/rooms/lobby", shared, query: DatabaseQuery(order: .child("s")).limited(toFirst: 2))
+        defer { top.stop() }
+        _ = try await Self.startShared(top)
+        #expect(Tests.keys(top) == ["k0", "k1"])
+        #expect(top.view.cache.count == 2)
+        // Above items: children first, then the stream's value is the first load.
+        let item = try Self.make("/halls/h/k1", shared, query: DatabaseQuery())
+        try await item.receive(.put, at: .root, json: #"{"s": 1}"#)
+        let hall = try Self.make("/halls/h", shared)
+        defer { hall.stop() }
+        let start = try await Self.startShared(hall)
+        #expect(hall.firstLoad == nil)
+        try await hall.receive(.put, at: .root, json: Tests.value(3))
+        try await start.value
+        #expect(hall.firstLoad != nil && Tests.keys(hall) == ["k0", "k1", "k2"])
+        _ = (rooms, item)
+    }
+
+    @Test("with a disk cache: a whole shared value before the file, known children when there is no file")
+    func withDiskCache() async throws {
+        let shared = SharedCache()
+        let item = try Self.make("/rooms/lobby/k1", shared, query: DatabaseQuery())
+        try await item.receive(.put, at: .root, json: #"{"s": 1}"#)
+        let disk = CollectionCache(directory: FirebaseCollectionCacheTests.directory())
+        let lobby = try FirebaseCollection(reference: try DatabaseReference(url: "http://127.0.0.1:9", path: "/rooms/lobby"),
+                                           query: DatabaseQuery(order: .child("s")), mode: .all,
+                                           dataSource: DecodingDataSource<RawChild>(), opener: .offline, cache: disk,
+                                           sharedCache: shared)
+        defer { lobby.stop() }
+        _ = try await Self.startShared(lobby)
+        #expect(Tests.keys(lobby) == ["k1"])
+        _ = item
+    }
+
+    @Test("a location's own value: a priority set below a primitive keeps it; the last child gone takes the priority")
+    func ownValueEdges() throws {
+        var own = OwnValue(try Snapshot.parse(json: "7"))
+        own.change(at: [Key(unchecked: "a"), Key(unchecked: ".priority")], to: try Snapshot.parse(json: "1"))
+        #expect(own.leaf?.value == .number(7))
+        own.change(at: [Key(unchecked: ".priority")], to: try Snapshot.parse(json: "3"))
+        #expect(own.leaf?.priority == Priority(.number(3)))
+        own.change(at: [Key(unchecked: "a")], to: try Snapshot.parse(json: "1"))
+        #expect(own.leaf == nil && own.priority == Priority(.number(3)))
+        let view = QueryView(query: DatabaseQuery())
+        _ = view.apply([([], try Snapshot.parse(json: #"{"a": 1, ".priority": 2}"#))], filtered: false)
+        #expect(view.own.priority == Priority(.number(2)))
+        _ = view.apply([([Key(unchecked: "a")], .absent(key: nil))], filtered: false)
+        #expect(view.own.priority == nil)
+    }
+
+    @Test("a whole save of a bounded query holding children out of its range keeps those in range")
+    func boundedSave() async throws {
+        let disk = CollectionCache(directory: FirebaseCollectionCacheTests.directory())
+        let query = DatabaseQuery(order: .child("s")).starting(at: .number(1))
+        let c = try FirebaseCollection(reference: try DatabaseReference(url: "http://127.0.0.1:9", path: "/items"),
+                                       query: query, mode: .all, dataSource: DecodingDataSource<RawChild>(),
+                                       opener: .offline, cache: disk)
+        try await c.receive(.put, at: .root, json: Tests.value(4))
+        #expect(c.view.cache.count == 4 && Tests.keys(c) == ["k1", "k2", "k3"])
+        try await c.saveCache()
+        let read = try #require(disk.load(c.cacheIdentity, order: query.order))
+        #expect(Set(read.payload.data.children.compactMap { $0.key?.string }) == ["k1", "k2", "k3"])
+    }
+
     @Test("a collection's own unconfirmed writes are not shown by another")
     func ownWrites() async throws {
         let shared = SharedCache()

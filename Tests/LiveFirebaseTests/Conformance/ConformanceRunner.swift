@@ -154,6 +154,9 @@ struct ConformanceRunner {
                 for listener in listeners {
                     let events = revert ? listener.view.revert(id) : listener.view.acknowledge(id)
                     for event in events { produced.append((listener.path, event)) }
+                    // A set confirmed at or above the location: the server's
+                    // stream then sends the location's value (its echo), with
+                    // which a collection confirms its view.
                     if !revert, !write.isMerge, write.writes.contains(where: { listener.path.starts(with: $0.0) }) {
                         listener.view.isConfirmed = true
                     }
