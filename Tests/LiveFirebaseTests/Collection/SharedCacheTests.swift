@@ -25,16 +25,6 @@ struct SharedCacheTests {
         return rooms
     }
 
-    /// Starts `c` and returns once it shows what is shared.
-    static func startShared(_ c: Collection) async throws -> Task<Void, any Error> {
-        let start = Task { try await c.start() }
-        while c.status != .cached {
-            try #require(c.status == .connecting || c.status == .stopped, "\(c.status)")
-            await Task.yield()
-        }
-        return start
-    }
-
     @Test("inside a loaded location: its children at once, in one batch, then the server's value as the smallest change")
     func inside() async throws {
         let shared = SharedCache()
@@ -42,7 +32,7 @@ struct SharedCacheTests {
         let lobby = try Self.make("/rooms/lobby", shared)
         defer { lobby.stop() }
         let watched = WatchedSections(lobby.collection)
-        let start = try await Self.startShared(lobby)
+        let start = try await FirebaseCollectionCacheTests.startCached(lobby)
         #expect(Tests.keys(lobby) == ["k0", "k1", "k2"])
         #expect(watched.takeStages().count == 1)
         // The server's value: k1 changed, k2 gone, k3 new.
@@ -65,7 +55,7 @@ struct SharedCacheTests {
         try await lobby.receive(.put, at: .root, json: #"{"b": {"s": 1}, "a": {"s": 2}, "c": {"s": 0}}"#)
         let byScore = try Self.make("/rooms/lobby", shared)
         defer { byScore.stop() }
-        _ = try await Self.startShared(byScore)
+        _ = try await FirebaseCollectionCacheTests.startCached(byScore)
         #expect(Tests.keys(byScore) == ["c", "b", "a"])
         #expect(Tests.keys(lobby) == ["a", "b", "c"])
     }
@@ -79,7 +69,7 @@ struct SharedCacheTests {
         try await leaf.receive(.put, at: .root, json: "7")
         let lobby = try Self.make("/rooms/lobby", shared)
         defer { lobby.stop() }
-        let start = try await Self.startShared(lobby)
+        let start = try await FirebaseCollectionCacheTests.startCached(lobby)
         #expect(Tests.keys(lobby) == ["k2", "k1"]) // a number before an object, by the child `s`
         try await lobby.receive(.put, at: .root, json: Tests.value(4))
         try await start.value
@@ -112,7 +102,7 @@ struct SharedCacheTests {
         try await item.receive(.put, at: .root, json: #"{"s": 1}"#)
         let lobby = try Self.make("/rooms/lobby", shared)
         defer { lobby.stop() }
-        let start = try await Self.startShared(lobby)
+        let start = try await FirebaseCollectionCacheTests.startCached(lobby)
         // The lobby shows k1 alone: it does not know k0, and says nothing of it.
         let k0 = try DatabaseReference(url: "http://127.0.0.1:9", path: "/rooms/lobby/k0")
         #expect(shared.known(at: k0) == nil)
@@ -135,7 +125,7 @@ struct SharedCacheTests {
         try await k2.receive(.put, at: .root, json: #"{"s": 2, ".priority": 5}"#)
         let lobby = try Self.make("/rooms/lobby", shared, query: DatabaseQuery())
         defer { lobby.stop() }
-        _ = try await Self.startShared(lobby)
+        _ = try await FirebaseCollectionCacheTests.startCached(lobby)
         #expect(lobby.view.shownChild(Key(unchecked: "k1"))?.value == .number(7))
         #expect(lobby.view.shownChild(Key(unchecked: "k2"))?.priority == Priority(.number(5)))
         #expect(Tests.keys(lobby) == ["k1", "k2"]) // no priority, then 5
@@ -180,7 +170,7 @@ struct SharedCacheTests {
         let rooms = try await Self.rooms(shared)
         let top = try Self.make("/rooms/lobby", shared, query: DatabaseQuery(order: .child("s")).limited(toFirst: 2))
         defer { top.stop() }
-        _ = try await Self.startShared(top)
+        _ = try await FirebaseCollectionCacheTests.startCached(top)
         #expect(Tests.keys(top) == ["k0", "k1"])
         #expect(top.view.cache.count == 2)
         // Above items: children first, then the stream's value is the first load.
@@ -188,7 +178,7 @@ struct SharedCacheTests {
         try await item.receive(.put, at: .root, json: #"{"s": 1}"#)
         let hall = try Self.make("/halls/h", shared)
         defer { hall.stop() }
-        let start = try await Self.startShared(hall)
+        let start = try await FirebaseCollectionCacheTests.startCached(hall)
         #expect(hall.firstLoad == nil)
         try await hall.receive(.put, at: .root, json: Tests.value(3))
         try await start.value
@@ -207,7 +197,7 @@ struct SharedCacheTests {
                                            dataSource: DecodingDataSource<RawChild>(), opener: .offline, cache: disk,
                                            sharedCache: shared)
         defer { lobby.stop() }
-        _ = try await Self.startShared(lobby)
+        _ = try await FirebaseCollectionCacheTests.startCached(lobby)
         #expect(Tests.keys(lobby) == ["k1"])
         _ = item
     }
@@ -251,7 +241,7 @@ struct SharedCacheTests {
         #expect(view.shownChild(Key(unchecked: "lobby")).map { $0.childrenCount } == 2)
         let lobby = try Self.make("/rooms/lobby", shared)
         defer { lobby.stop() }
-        _ = try await Self.startShared(lobby)
+        _ = try await FirebaseCollectionCacheTests.startCached(lobby)
         #expect(Tests.keys(lobby) == ["k0", "k1", "k2"])
     }
 }
