@@ -20,8 +20,7 @@ extension FirebaseCollection {
         guard !hasLoaded, cacheLoad == nil else { return }
         let data = sharedCache?.known(at: reference)
         guard cache != nil || data != nil else { return }
-        var knownIsWhole = data != nil
-        if case .children? = data { knownIsWhole = false }
+        let knownIsWhole = data?.isWhole ?? false
         let known = data.map(Handover.init)
         let identity = cacheIdentity, query = view.query, cache = cache
         cacheLoads += 1

@@ -22,8 +22,13 @@ enum KnownData: Sendable {
         var text = Array(#"{"path":"/","data":"#.utf8)
         appendText(to: &text)
         text.append(UInt8(ascii: "}"))
-        if case .children = self { return (text, .patch) }
-        return (text, .put)
+        return (text, isWhole ? .put : .patch)
+    }
+
+    /// Whether the location's whole value is known (not only some children).
+    var isWhole: Bool {
+        if case .children = self { return false }
+        return true
     }
 
     /// ``message()``, parsed for `order`.
@@ -46,7 +51,7 @@ enum KnownData: Sendable {
         case .children(let children):
             var first = true
             text.append(UInt8(ascii: "{"))
-            for (key, held) in children.sorted(by: { $0.key.string < $1.key.string }) {
+            for (key, held) in children {
                 let start = text.count
                 if !first { text.append(UInt8(ascii: ",")) }
                 HeldValue.appendName(key, to: &text)
@@ -146,6 +151,8 @@ struct HeldValue: Sendable {
         if child.appendText(to: &text) { first = false } else { text.removeSubrange(start...) }
     }
 
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
     /// Appends `key` as a JSON string and a colon.
     /// - Complexity: O(length of the key).
     static func appendName(_ key: Key, to text: inout [UInt8]) {
@@ -156,10 +163,9 @@ struct HeldValue: Sendable {
                 text.append(UInt8(ascii: "\\"))
                 text.append(byte)
             case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
                 text.append(contentsOf: #"\u00"#.utf8)
-                text.append(hex[Int(byte >> 4)])
-                text.append(hex[Int(byte & 0xF)])
+                text.append(Self.hexDigits[Int(byte >> 4)])
+                text.append(Self.hexDigits[Int(byte & 0xF)])
             default:
                 text.append(byte)
             }
