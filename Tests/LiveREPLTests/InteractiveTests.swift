@@ -34,6 +34,10 @@ struct InteractiveTests {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 1, file.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
+            // The tmux server outlives this process if it crashes: it must
+            // hold none of its descriptors (swift test's output pipes), or
+            // the test run waits for ever instead of failing.
+            Self.closeFrom3(&actions)
             let argv = ["tmux", "-L", socket] + arguments
             var cArguments = argv.map { strdup($0) } + [nil]
             defer { for pointer in cArguments { free(pointer) } }
@@ -47,6 +51,15 @@ struct InteractiveTests {
             let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
             guard status == 0 else { throw REPLTestError("tmux \(arguments.joined(separator: " ")) failed: \(text)") }
             return text
+        }
+
+        /// Adds "close every descriptor from 3 on" to `actions` (glibc
+        /// 2.34 and later; the module map does not export it, so it is
+        /// looked up).
+        private static func closeFrom3(_ actions: inout posix_spawn_file_actions_t) {
+            typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+            guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
+            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
         }
 
         func start(_ command: String) async throws {

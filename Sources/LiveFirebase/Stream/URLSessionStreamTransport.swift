@@ -15,6 +15,12 @@ import FoundationNetworking
 /// to the stream's keep-alive timer: its own timeouts are a day long.
 /// Stopping the iteration cancels the task. The session lives as long as
 /// the transport and is invalidated with it.
+///
+/// On Linux, FoundationNetworking can stop the process when a task is
+/// cancelled just as it completes (its task registry no longer holds the
+/// task). The transport never cancels a task it has seen complete, which
+/// leaves that window small but open; ``HTTPClientStreamTransport`` is the
+/// default there.
 public final class URLSessionStreamTransport: StreamTransport, @unchecked Sendable {
     // @unchecked: `session` is immutable and URLSession is thread-safe; the
     // router guards its own state.
@@ -57,8 +63,10 @@ public final class URLSessionStreamTransport: StreamTransport, @unchecked Sendab
         router.add(id, continuation)
         let cancel = TaskCanceller(task: task)
         continuation.onTermination = { [router] _ in
-            router.remove(id)
-            cancel.cancel()
+            // A task that has completed is not cancelled: FoundationNetworking
+            // traps when a task is cancelled as it completes (its task
+            // registry no longer holds it), so the window is kept small.
+            if router.remove(id) { cancel.cancel() }
         }
         task.resume()
         return stream
@@ -82,8 +90,9 @@ private final class Router: NSObject, URLSessionDataDelegate, @unchecked Sendabl
         lock.withLock { continuations[id] = continuation }
     }
 
-    func remove(_ id: Int) {
-        _ = lock.withLock { continuations.removeValue(forKey: id) }
+    /// Forgets task `id`; whether it had not completed yet.
+    func remove(_ id: Int) -> Bool {
+        lock.withLock { continuations.removeValue(forKey: id) != nil }
     }
 
     private func continuation(_ id: Int) -> AsyncThrowingStream<TransportEvent, any Error>.Continuation? {

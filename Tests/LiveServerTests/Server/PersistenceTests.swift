@@ -29,9 +29,19 @@ struct PersistenceTests {
             process.executableURL = binary
             process.arguments = ["--port", "0", "--data", data]
             process.terminationHandler = { [exited] _ in exited.signal() }
+            // Its errors go to a file of its own, not to this process's
+            // standard error: a server left running by a crashed test run
+            // would otherwise hold swift test's pipe, and the run would wait
+            // for ever instead of failing.
+            let log = data + ".stderr"
+            _ = FileManager.default.createFile(atPath: log, contents: nil)
+            defer { try? FileManager.default.removeItem(atPath: log) }
+            let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+            defer { try? errors.close() }
             let output = try ProcessLaunch.exclusively { [process] in
                 let output = ProcessLaunch.pipe()
                 process.standardOutput = output
+                process.standardError = errors
                 try process.run()
                 return output
             }
@@ -44,7 +54,8 @@ struct PersistenceTests {
             }
             let url = String(decoding: line, as: UTF8.self)
             guard let port = url.split(separator: ":").last.flatMap({ Int($0) }) else {
-                throw RawHTTPError.malformed("live-server printed \(url)")
+                let said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                throw RawHTTPError.malformed("live-server printed \(url) \(said)")
             }
             self.port = port
         }
