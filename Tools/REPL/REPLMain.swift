@@ -19,7 +19,8 @@ struct LiveREPLMain: AsyncParsableCommand {
             --url connects to any Realtime Database instead; --offline uses no server, only injected events. \
             Type `help` for the commands. When standard input is not a terminal, reads commands to the end \
             of input and exits 0 if every command succeeded, 1 otherwise.
-            """)
+            """,
+        version: PackageVersion.current)
 
     @Option(help: "The location to listen to.")
     var path = "/items"

@@ -17,7 +17,8 @@ struct LiveServerCommand: AsyncParsableCommand {
         discussion: """
             Prints its URL on the first line of standard output, then serves until SIGINT or SIGTERM. \
             Point firebase-admin at it with FIREBASE_DATABASE_EMULATOR_HOST=<host>:<port>.
-            """)
+            """,
+        version: PackageVersion.current)
 
     @Option(help: "The address to listen on.")
     var host = "127.0.0.1"
