@@ -21,13 +21,13 @@ extension FirebaseCollection {
     }
 
     /// Writes several paths below `path` at once (each key relative to it;
-    /// `null` removes); see ``set(_:at:ifMatch:)``.
+    /// `null` removes); see ``set(_:at:ifMatch:)-(JSONValue,_,_)``.
     /// - Complexity: as ``write(_:)``, then one request.
     public func update(_ values: [DatabasePath: JSONValue], at path: DatabasePath = .root) async throws(DatabaseError) {
         try await confirmation(of: write(.update(path, values)))
     }
 
-    /// Removes the data at `path`; see ``set(_:at:ifMatch:)``.
+    /// Removes the data at `path`; see ``set(_:at:ifMatch:)-(JSONValue,_,_)``.
     /// - Complexity: as ``write(_:)``, then one request.
     public func remove(at path: DatabasePath, ifMatch etag: String? = nil) async throws(DatabaseError) {
         try await confirmation(of: write(.remove(path, ifMatch: etag)))
@@ -36,7 +36,7 @@ extension FirebaseCollection {
     /// Adds `value` below `path` at a new push id, made here (so the child
     /// shows at once, under its final key) and written with a `set`.
     /// - Returns: The new child's key.
-    /// - Throws: as ``set(_:at:ifMatch:)``.
+    /// - Throws: as ``set(_:at:ifMatch:)-(JSONValue,_,_)``.
     /// - Complexity: as ``write(_:)``, then one request.
     @discardableResult
     public func push(_ value: JSONValue, at path: DatabasePath = .root) async throws(DatabaseError) -> Key {

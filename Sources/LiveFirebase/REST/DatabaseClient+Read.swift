@@ -34,7 +34,7 @@ extension DatabaseClient {
     }
 
     /// Reads the data at `path` with its ETag, for a conditional
-    /// ``set(_:at:ifMatch:)`` or ``remove(at:ifMatch:)``.
+    /// ``set(_:at:ifMatch:)-(JSONValue,_,_)`` or ``remove(at:ifMatch:)``.
     /// - Returns: The snapshot, and the ETag of the value (`"null_etag"`-like
     ///   when there is none, as the server words it).
     /// - Throws: ``DatabaseError/invalidResponse(_:)`` when the server sends

@@ -31,7 +31,7 @@ extension DatabaseClient {
     }
 
     /// Replaces the data at `path` with `value` and gives it `priority` (no
-    /// priority when `nil`); see ``set(_:at:ifMatch:)``.
+    /// priority when `nil`); see ``set(_:at:ifMatch:)-(JSONValue,_,_)``.
     @discardableResult
     public func set(_ value: JSONValue, priority: Priority?, at path: DatabasePath = .root, ifMatch etag: String? = nil)
         async throws(DatabaseError) -> String?
@@ -62,7 +62,7 @@ extension DatabaseClient {
     /// Adds `value` at a new child of `path` (`POST`), named by a push id
     /// that sorts after every id given before.
     /// - Returns: The new child's key.
-    /// - Throws: ``DatabaseError/invalidValue(_:)`` as ``set(_:at:ifMatch:)``;
+    /// - Throws: ``DatabaseError/invalidValue(_:)`` as ``set(_:at:ifMatch:)-(JSONValue,_,_)``;
     ///   ``DatabaseError/invalidResponse(_:)`` when the answer names no valid
     ///   key; any error of a request.
     /// - Complexity: One request; O(size of the value).

@@ -1,15 +1,43 @@
-// ServerValue.swift — what a server value (`{".sv": …}`) in written data
-// stands for: resolved by the server, estimated by a client until the
-// server's data comes.
+// ServerValue.swift — a value the server fills in when it takes a write
+// (`{".sv": …}`): written by the app, resolved by the server, estimated by
+// a client until the server's data comes.
 
-/// The rules of Firebase's server values.
+/// A value the database fills in when it takes a write, as Firebase's
+/// `ServerValue.timestamp()` and `ServerValue.increment(_:)`.
 ///
-/// - `{".sv": "timestamp"}` is the server's time, in milliseconds since
-///   1970.
-/// - `{".sv": {"increment": n}}` is the number currently stored at that
-///   location plus `n`, or `n` when the location is absent or holds
-///   anything but a number. A sum beyond the finite numbers is refused.
-package enum ServerValue {
+/// Write one where a value goes, in a ``JSONValue`` (``JSONValue/serverTimestamp``,
+/// ``JSONValue/increment(by:)``) or as a member of an `Encodable` value:
+///
+/// ```swift
+/// struct Score: Encodable { var points: ServerValue; var updated: ServerValue }
+/// try await scores.update(Score(points: .increment(10), updated: .timestamp), at: "alice")
+/// ```
+///
+/// A collection shows a write at once with its server values estimated
+/// here (the local clock; the number shown plus the increment), then the
+/// server's own values when it confirms the write.
+///
+/// - `timestamp` is the server's time, in milliseconds since 1970.
+/// - `increment(n)` is the number currently stored at that location plus
+///   `n`, or `n` when the location is absent or holds anything but a number.
+///   A sum beyond the finite numbers is refused.
+public enum ServerValue: Sendable, Hashable {
+    /// The server's time when it takes the write, in milliseconds since 1970.
+    case timestamp
+    /// The number stored at the location plus `delta` (or `delta` alone
+    /// where there is no number).
+    case increment(Double)
+
+    /// How the database is sent this value: `{".sv": "timestamp"}` or
+    /// `{".sv": {"increment": n}}`.
+    /// - Complexity: O(1).
+    public var json: JSONValue {
+        switch self {
+        case .timestamp: return .object([".sv": .string("timestamp")])
+        case .increment(let delta): return .object([".sv": .object(["increment": .number(delta)])])
+        }
+    }
+
     /// Why a server value cannot be resolved.
     package enum Failure: Error, Equatable {
         /// The increment is not a number.

@@ -1,0 +1,114 @@
+// TypedWriteTests.swift — writes of Encodable values and server values:
+// what is sent, what a collection shows, and what a real LiveServer keeps.
+import Foundation
+@testable import LiveFirebase
+import LiveModel
+import LiveServer
+import Testing
+
+/// A model as an app writes it: the server sets `sent`.
+private struct Message: LiveModelProtocol, Codable, Equatable {
+    var identifier: Key
+    var text: String
+    @ServerTimestamp var sent: Date?
+}
+
+private struct Points: Encodable {
+    var score: ServerValue
+    var note: String?
+}
+
+@Suite("Typed writes: encoding")
+struct TypedWriteEncodingTests {
+    @Test("server values encode as the database is sent them, in JSON values and in Encodable values")
+    func serverValues() throws {
+        #expect(JSONValue.serverTimestamp == json(#"{".sv": "timestamp"}"#))
+        #expect(JSONValue.increment(by: 2.5) == json(#"{".sv": {"increment": 2.5}}"#))
+        #expect(try JSONValue.written(Points(score: .increment(-1))) == json(#"{"score": {".sv": {"increment": -1}}}"#))
+        #expect(try JSONValue.written(ServerValue.timestamp) == JSONValue.serverTimestamp)
+    }
+
+    @Test("a ServerTimestamp left nil is the server's time; a date is its milliseconds; a model's key is not written")
+    func timestamps() throws {
+        let unsent = Message(identifier: "m1", text: "hi")
+        #expect(try JSONValue.written(unsent) == json(#"{"text": "hi", "sent": {".sv": "timestamp"}}"#))
+        var sent = unsent
+        sent.sent = Date(timeIntervalSince1970: 1_700_000_000.25)
+        #expect(try JSONValue.written(sent) == json(#"{"text": "hi", "sent": 1700000000250}"#))
+    }
+
+    @Test("a ServerTimestamp reads milliseconds back; absent or null is nil; another type is an error")
+    func decoding() throws {
+        #expect(try Message(identifier: "m", dictionary: json(#"{"text": "a"}"#)).sent == nil)
+        #expect(try Message(identifier: "m", dictionary: json(#"{"text": "a", "sent": null}"#)).sent == nil)
+        let read = try Message(identifier: "m", dictionary: json(#"{"text": "a", "sent": 1700000000250}"#))
+        #expect(read.sent == Date(timeIntervalSince1970: 1_700_000_000.25))
+        #expect(throws: (any Error).self) { try Message(identifier: "m", dictionary: json(#"{"text": "a", "sent": "noon"}"#)) }
+    }
+
+    @Test("an update is made from an object's members, each a path; anything else is refused with what is wrong")
+    func updates() throws {
+        struct Deep: Encodable {
+            let members: [String: Int]
+            func encode(to encoder: any Encoder) throws { try members.encode(to: encoder) }
+        }
+        let paths = try JSONValue.updates(Deep(members: ["a/b": 1, "c": 2]))
+        #expect(paths == ["a/b": 1, "c": 2])
+        #expect(try JSONValue.updates(Points(score: .timestamp)).keys.map(\.description) == ["/score"],
+                "a nil member is left out")
+        func refusal(_ body: () throws(DatabaseError) -> Void) -> String? {
+            do { try body(); return nil } catch { if case .invalidValue(let why) = error { return why }; return "\(error)" }
+        }
+        #expect(refusal { () throws(DatabaseError) in _ = try JSONValue.updates(5) }?.contains("not encoded as one") == true)
+        #expect(refusal { () throws(DatabaseError) in _ = try JSONValue.updates(Deep(members: ["a.b": 1])) }?.contains("\"a.b\"") == true)
+        #expect(refusal { () throws(DatabaseError) in _ = try JSONValue.written(Double.nan) }?.contains("Double cannot be written") == true)
+    }
+}
+
+@MainActor
+@Suite("Typed writes against live-server", .timeLimit(.minutes(5)))
+struct TypedWriteServerTests {
+    @Test("a pushed model shows at once with a time, and the server keeps its own time and no key member")
+    func pushModel() async throws {
+        try await withServer { server in
+            let reference = try streamReference(server, "/messages")
+            let messages: DecodedCollection<Message> = try FirebaseCollection(
+                of: Message.self, reference: reference, query: DatabaseQuery(order: .child("sent")), mode: .all,
+                opener: .database(configuration: StreamLiveServerTests.fast))
+            defer { messages.stop() }
+            try await messages.start()
+            let before = Date()
+            let key = try await messages.push(Message(identifier: "ignored", text: "hi"))
+            let after = Date()
+            let shown = try #require(messages.collection.models.first { $0.identifier == key })
+            #expect(shown.text == "hi")
+            #expect(shown.sent != nil, "a server time is estimated at once")
+            let stored = try await restClient(server, path: "/messages").get(try DatabasePath(key.string)).value
+            #expect(stored["identifier"] == nil)
+            let millis = try #require(stored["sent"]?.numberValue)
+            #expect(millis >= (before.timeIntervalSince1970 * 1000).rounded(.down) - 1)
+            #expect(millis <= (after.timeIntervalSince1970 * 1000).rounded(.up) + 1)
+        }
+    }
+
+    @Test("an increment and a set of Encodable values through the REST client and a collection")
+    func incrementAndSet() async throws {
+        try await withServer { server in
+            let client = try restClient(server, path: "/scores")
+            try await client.set(["alice": ["score": 5]] as [String: [String: Int]])
+            try await client.update(Points(score: .increment(10), note: "bonus"), at: "alice")
+            #expect(try await client.get("alice").value == json(#"{"score": 15, "note": "bonus"}"#))
+            let scores = try FirebaseCollection(of: RawChild.self, reference: try streamReference(server, "/scores"),
+                                                mode: .all, opener: .database(configuration: StreamLiveServerTests.fast))
+            defer { scores.stop() }
+            try await scores.start()
+            try await scores.update(Points(score: .increment(-20)), at: "alice")
+            #expect(try await client.get("alice").value == json(#"{"score": -5, "note": "bonus"}"#))
+            #expect(scores.collection.models.first?.dictionary["score"] == .number(-5), "the estimate is the sum")
+            let pushed = try await client.push(Points(score: .timestamp, note: nil))
+            #expect(try await client.get(try DatabasePath(pushed.string)).value["score"]?.numberValue != nil)
+            await #expect(throws: DatabaseError.self) { try await scores.set(Double.infinity, at: "bob") }
+            #expect(scores.collection.models.count == 2, "a value that cannot be written is not shown")
+        }
+    }
+}
