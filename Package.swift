@@ -12,6 +12,10 @@ let httpClient: [Target.Dependency] = leavesHTTPClientOut ? [] : [
     .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux])),
 ]
 
+// The web pages' files, compiled into their module as `PackageResources.<name>` (bytes): an
+// installed binary serves them wherever it is, without a resource bundle beside it.
+func embedded(_ paths: [String]) -> [Resource] { paths.map { .embedInCode($0) } }
+
 let package = Package(
     name: "LiveCollection",
     platforms: [.macOS(.v13), .iOS(.v16)],
@@ -88,7 +92,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ],
-            path: "Sources/LiveServer"
+            path: "Sources/LiveServer",
+            resources: embedded([
+                "WebPage/page.html", "WebPage/page.css", "WebPage/events.js",
+                "Console/Pages/console.html", "Console/Pages/console.css", "Console/Pages/console.js",
+                "Console/Pages/console-tree.js", "Console/Pages/console-actions.js",
+            ])
         ),
         .executableTarget(
             name: "live-server",
@@ -118,7 +127,11 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
-            path: "Tools/REPL"
+            path: "Tools/REPL",
+            resources: embedded([
+                "Web/Pages/inspector.html", "Web/Pages/inspector.css", "Web/Pages/inspector-model.js",
+                "Web/Pages/inspector-list.js", "Web/Pages/inspector-app.js",
+            ])
         ),
         .executableTarget(
             name: "live-soak",

@@ -2,8 +2,8 @@
 # Installs what building LiveCollection needs and is missing: jansson
 # (libjansson-dev), libedit (libedit-dev, the REPL's line editing) and
 # pkg-config; with --tests, also tmux (the REPL's terminal test), chromium and
-# chromium-driver (the inspector page's browser test). Safe to run again;
-# does nothing when all is there.
+# chromium-driver (the inspector page's browser test) and nodejs (the pages'
+# scripts parsed). Safe to run again; does nothing when all is there.
 set -euo pipefail
 
 need=()
@@ -14,6 +14,7 @@ if [ "${1:-}" = "--tests" ]; then
     command -v tmux >/dev/null 2>&1 || need+=(tmux)
     command -v chromium >/dev/null 2>&1 || need+=(chromium)
     command -v chromedriver >/dev/null 2>&1 || need+=(chromium-driver)
+    command -v node >/dev/null 2>&1 || need+=(nodejs)
 fi
 if [ "${#need[@]}" -gt 0 ]; then
     echo "setup: installing ${need[*]}"

@@ -1,5 +1,6 @@
 // Console.swift — the data console's page and script, served at /_/console
-// when the configuration asks for it.
+// when the configuration asks for it. Their files are in Pages/, embedded in
+// the binary.
 
 import NIOHTTP1
 
@@ -13,8 +14,8 @@ enum Console {
     static func response(method: HTTPMethod, uri: String) -> RESTResponse? {
         guard method == .GET || method == .HEAD else { return nil }
         switch path(of: uri) {
-        case "/_/console", "/_/console/": return page(ConsolePage.html, type: "text/html; charset=utf-8")
-        case "/_/console.js": return page(ConsoleScript.text, type: "text/javascript; charset=utf-8")
+        case "/_/console", "/_/console/": return file(html, type: "text/html; charset=utf-8")
+        case "/_/console.js": return file(script, type: "text/javascript; charset=utf-8")
         default: return nil
         }
     }
@@ -28,12 +29,16 @@ enum Console {
         uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
     }
 
-    private static func page(_ text: String, type: String) -> RESTResponse {
-        RESTResponse(status: .ok, headers: [
-            ("Content-Type", type),
-            ("Cache-Control", "no-store"),
-            ("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'"),
-            ("X-Content-Type-Options", "nosniff"),
-        ], body: Array(text.utf8))
+    /// The page: the tree, the selected location's editor, a live watch and
+    /// a query.
+    private static let html = Array(WebPage.html(title: "live-server console", style: PackageResources.console_css,
+                                                 body: PackageResources.console_html, script: "/_/console.js").utf8)
+
+    /// The page's script: its base, the tree, then the actions.
+    private static let script = Array(WebPage.script(PackageResources.console_js, PackageResources.console_tree_js,
+                                                     PackageResources.console_actions_js).utf8)
+
+    private static func file(_ body: [UInt8], type: String) -> RESTResponse {
+        RESTResponse(status: .ok, headers: WebPage.headers(type: type), body: body)
     }
 }

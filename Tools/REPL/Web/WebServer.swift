@@ -2,6 +2,7 @@
 // and its script, a stream of events (server-sent events), and commands in.
 
 import LiveModel
+import LiveServer
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
@@ -184,12 +185,8 @@ final class WebHandler: ChannelInboundHandler {
     /// Writes a whole response (from any thread).
     private static func respond(_ channel: any Channel, _ status: HTTPResponseStatus, _ text: String,
                                 type: String = "text/plain; charset=utf-8") {
-        var headers = HTTPHeaders()
-        headers.add(name: "Content-Type", value: type)
+        var headers = HTTPHeaders(WebPage.headers(type: type))
         headers.add(name: "Content-Length", value: String(text.utf8.count))
-        headers.add(name: "Cache-Control", value: "no-store")
-        headers.add(name: "Content-Security-Policy",
-                    value: "default-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'")
         let head = HTTPResponseHead(version: .http1_1, status: status, headers: headers)
         channel.write(HTTPServerResponsePart.head(head), promise: nil)
         channel.write(HTTPServerResponsePart.body(.byteBuffer(channel.allocator.buffer(string: text))), promise: nil)
