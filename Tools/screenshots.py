@@ -1,4 +1,4 @@
-"""Takes the README's screenshots (see Tools/screenshots): a live-server with
+"""Takes the screenshots of docs/images (see Tools/screenshots): a live-server with
 seeded data and its console, and live-repl --web against it, sectioned by a
 child, in the middle of a change."""
 import json

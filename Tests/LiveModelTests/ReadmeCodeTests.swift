@@ -1,5 +1,5 @@
-// ReadmeCodeTests.swift — every Swift example of the README is compiled by a
-// test, with the README's own imports.
+// ReadmeCodeTests.swift — every Swift example of the README and of docs/ is
+// compiled by a test, with the page's own imports.
 import Foundation
 import Testing
 
@@ -17,7 +17,8 @@ struct ReadmeCodeTests {
         let line: Int
         let imports: Set<String>
         let body: [String]
-        var description: String { "README.md:\(line)" }
+        let page: String
+        var description: String { "\(page):\(line)" }
     }
 
     struct TestFile {
@@ -36,21 +37,37 @@ struct ReadmeCodeTests {
         Set(lines.filter { $0.hasPrefix("import ") }.map { String($0.dropFirst("import ".count)) })
     }
 
+    /// README.md, then the Markdown pages of docs/.
+    static func pages() throws -> [String] {
+        let docs = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)
+        return ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
+    }
+
+    /// The Swift blocks of every page, but those marked `example-file` (a
+    /// source file shown whole, checked by Tools/check-readme and
+    /// type-checked by Tools/check-uikit).
     static func examples() throws -> [Example] {
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        var found: [Example] = [], block: [String]?, start = 0
-        for (i, line) in readme.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let text = line.trimmingCharacters(in: .whitespaces)
-            if block == nil, text == "```swift" {
-                block = []
-                start = i + 1
-            } else if let lines = block, text == "```" {
-                let kept = trimmed(lines.joined(separator: "\n"))
-                found.append(Example(line: start, imports: imports(kept),
-                                     body: kept.filter { !$0.hasPrefix("import ") }))
-                block = nil
-            } else if block != nil {
-                block!.append(String(line))
+        var found: [Example] = []
+        for page in try pages() {
+            let text = try String(contentsOf: root.appendingPathComponent(page), encoding: .utf8)
+            var block: [String]?, start = 0, wholeFile = false, previous = ""
+            for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let trimmedLine = line.trimmingCharacters(in: .whitespaces)
+                if block == nil, trimmedLine == "```swift" {
+                    block = []
+                    start = i + 1
+                    wholeFile = previous.hasPrefix("<!-- example-file ")
+                } else if let lines = block, trimmedLine == "```" {
+                    let kept = trimmed(lines.joined(separator: "\n"))
+                    if !wholeFile {
+                        found.append(Example(line: start, imports: imports(kept),
+                                             body: kept.filter { !$0.hasPrefix("import ") }, page: page))
+                    }
+                    block = nil
+                } else if block != nil {
+                    block!.append(String(line))
+                }
+                if !trimmedLine.isEmpty { previous = trimmedLine }
             }
         }
         return found

@@ -63,3 +63,29 @@ extension Section: View where Parent: View, Content: View, Footer: View {
 extension Section where Parent: View, Content: View, Footer == EmptyView {
     public init(header: Parent, @ViewBuilder content: () -> Content) {}
 }
+
+// What the example screens (Examples/Screens) use.
+
+@propertyWrapper
+public struct State<Value> {
+    public init(wrappedValue value: Value) { storage = value }
+    private var storage: Value
+    public var wrappedValue: Value {
+        get { storage }
+        nonmutating set {}
+    }
+}
+
+public struct Button<Label: View>: View {
+    public var body: Never { fatalError() }
+}
+
+extension Button where Label == Text {
+    public init<S: StringProtocol>(_ title: S, action: @escaping @MainActor () -> Void) {}
+}
+
+extension View {
+    public func toolbar<Content: View>(@ViewBuilder content: () -> Content) -> some View { self }
+    public func task(priority: TaskPriority = .userInitiated,
+                     _ action: @escaping @MainActor @Sendable () async -> Void) -> some View { self }
+}

@@ -55,6 +55,10 @@ public struct NSDiffableDataSourceSectionSnapshot<ItemIdentifierType: Hashable &
 
 @MainActor @preconcurrency
 open class UITableViewDiffableDataSource<SectionIdentifierType: Hashable & Sendable, ItemIdentifierType: Hashable & Sendable>: NSObject {
+    public init(tableView: UITableView, cellProvider: @escaping CellProvider) { super.init() }
+    open func tableView(_ tableView: UITableView, titleForHeaderInSection section: Int) -> String? { nil }
+    @available(iOS 15.0, tvOS 15.0, *)
+    open func sectionIdentifier(for index: Int) -> SectionIdentifierType? { nil }
     open func apply(_ snapshot: NSDiffableDataSourceSnapshot<SectionIdentifierType, ItemIdentifierType>,
                     animatingDifferences: Bool = true, completion: (() -> Void)? = nil) {}
 }
@@ -63,4 +67,57 @@ open class UITableViewDiffableDataSource<SectionIdentifierType: Hashable & Senda
 open class UICollectionViewDiffableDataSource<SectionIdentifierType: Hashable & Sendable, ItemIdentifierType: Hashable & Sendable>: NSObject {
     open func apply(_ snapshot: NSDiffableDataSourceSnapshot<SectionIdentifierType, ItemIdentifierType>,
                     animatingDifferences: Bool = true, completion: (() -> Void)? = nil) {}
+}
+
+// What the example screens (Examples/Screens) use.
+
+@MainActor open class UIViewController: UIResponder {
+    public override init() {}
+    public required init?(coder: NSCoder) {}
+    open func viewDidLoad() {}
+    open var navigationItem: UINavigationItem { UINavigationItem() }
+}
+
+@MainActor open class UINavigationItem {
+    open var rightBarButtonItem: UIBarButtonItem?
+}
+
+@MainActor open class UIAction {
+    public init(handler: @escaping (UIAction) -> Void) {}
+}
+
+@MainActor open class UIBarButtonItem {
+    public enum SystemItem: Int, Sendable { case done, cancel, edit, save, add }
+    public init(systemItem: UIBarButtonItem.SystemItem, primaryAction: UIAction? = nil, menu: AnyObject? = nil) {}
+}
+
+@MainActor public protocol UIContentConfiguration {}
+
+public struct UIListContentConfiguration: UIContentConfiguration {
+    public var text: String?
+    public var secondaryText: String?
+}
+
+@MainActor open class UITableViewCell: UIView {
+    public override init() {}
+    open func defaultContentConfiguration() -> UIListContentConfiguration { UIListContentConfiguration() }
+    open var contentConfiguration: (any UIContentConfiguration)?
+}
+
+extension UITableView {
+    public enum Style: Int, Sendable { case plain, grouped, insetGrouped }
+    public func register(_ cellClass: AnyClass?, forCellReuseIdentifier identifier: String) {}
+    public func dequeueReusableCell(withIdentifier identifier: String, for indexPath: IndexPath) -> UITableViewCell {
+        UITableViewCell()
+    }
+}
+
+@MainActor open class UITableViewController: UIViewController {
+    public init(style: UITableView.Style) { super.init() }
+    public required init?(coder: NSCoder) { super.init() }
+    open var tableView: UITableView! { UITableView() }
+}
+
+extension UITableViewDiffableDataSource {
+    public typealias CellProvider = (UITableView, IndexPath, ItemIdentifierType) -> UITableViewCell?
 }

@@ -43,7 +43,7 @@ struct LiveREPLMain: AsyncParsableCommand {
     @Option(help: "Whose data the cache keeps (the signed-in user's id): needed with --cache and --auth, so that one user's children and queued writes never reach another.")
     var cacheScope: String?
 
-    @Flag(help: "Print one JSON object per line (the contract in the README).")
+    @Flag(help: "Print one JSON object per line (the contract in docs/REPL.md).")
     var json = false
 
     @Flag(help: "Also serve the session as a page on loopback (its address goes to standard error): the sections as a list view shows them, each change applied as it comes, and a box for commands.")

@@ -3,7 +3,7 @@
 import LiveModel
 import LiveSections
 
-/// Renders command output as one line of JSON each (see the README's
+/// Renders command output as one line of JSON each (see docs/REPL.md's
 /// `--json` contract).
 public enum JSONOutput {
     /// The line for `output`, or nil when it prints nothing.

@@ -1,0 +1,41 @@
+import LiveFirebase
+import Observation
+import SwiftUI
+
+struct Player: LiveModelProtocol, Codable {
+    var identifier: Key
+    var name: String
+    var team: String
+    var score: Int
+}
+
+/// What the screen shows: the players of a location, a section per team.
+@MainActor @Observable
+final class Leaderboard {
+    let players: DecodedCollection<Player>
+    let teams: ObservedSections<Player, String>
+
+    init(reference: DatabaseReference) throws {
+        players = try FirebaseCollection(of: Player.self, reference: reference,
+                                         query: DatabaseQuery(order: .child("score")))
+        teams = ObservedSections(SectionedCollection(players.collection) { $0.team })
+    }
+
+    func add(_ name: String, team: String) async throws {
+        try await players.push(Player(identifier: "new", name: name, team: team, score: 0))
+    }
+}
+
+struct LeaderboardView: View {
+    @State var board: Leaderboard
+
+    var body: some View {
+        SectionedList(board.teams) { player in
+            Text("\(player.name)  \(player.score)")
+        }
+        .toolbar {
+            Button("Add") { Task { try await board.add("Ada", team: "red") } }
+        }
+        .task { try? await board.players.start() }
+    }
+}
