@@ -89,3 +89,22 @@ extension View {
     public func task(priority: TaskPriority = .userInitiated,
                      _ action: @escaping @MainActor @Sendable () async -> Void) -> some View { self }
 }
+
+extension ViewBuilder {
+    public static func buildEither<TrueContent: View, FalseContent: View>(first: TrueContent)
+        -> _ConditionalContent<TrueContent, FalseContent> { _ConditionalContent() }
+    public static func buildEither<TrueContent: View, FalseContent: View>(second: FalseContent)
+        -> _ConditionalContent<TrueContent, FalseContent> { _ConditionalContent() }
+}
+
+public struct _ConditionalContent<TrueContent: View, FalseContent: View>: View {
+    public var body: Never { fatalError() }
+}
+
+public struct ProgressView<Label: View, CurrentValueLabel: View>: View {
+    public var body: Never { fatalError() }
+}
+
+extension ProgressView where Label == EmptyView, CurrentValueLabel == EmptyView {
+    public init() {}
+}

@@ -34,6 +34,7 @@ extension JSONValue {
     ///   encoded as an object, or a member's name is not a valid path.
     /// - Complexity: O(size of the encoded value).
     static func updates<Value: Encodable>(_ value: Value) throws(DatabaseError) -> [DatabasePath: JSONValue] {
+        if let paths = value as? [DatabasePath: JSONValue] { return paths }
         guard case .object(let members) = try written(value) else {
             throw .invalidValue("an update is written from an object's members, and \(Value.self) is not encoded as one")
         }
@@ -46,6 +47,17 @@ extension JSONValue {
                 throw .invalidValue("the member \"\(name)\" of \(Value.self) is not a path: \(error.description)")
             }
         }
+        return updates
+    }
+}
+
+extension JSONValue {
+    /// Each value of `values`, encoded, at its path. A `JSONValue` stays as
+    /// it is (`null` removes).
+    static func updates<Value: Encodable>(_ values: [DatabasePath: Value]) throws(DatabaseError) -> [DatabasePath: JSONValue] {
+        var updates: [DatabasePath: JSONValue] = [:]
+        updates.reserveCapacity(values.count)
+        for (path, value) in values { updates[path] = try written(value) }
         return updates
     }
 }
@@ -71,6 +83,16 @@ extension FirebaseCollection {
     /// - Complexity: O(size of the encoded value), then as ``write(_:)``.
     public func update<Value: Encodable>(_ value: Value, at path: DatabasePath = .root) async throws(DatabaseError) {
         try await update(JSONValue.updates(value), at: path)
+    }
+
+    /// Writes each value of `values`, encoded, at its path below `path`
+    /// (a `JSONValue` as it is: `null` removes); see
+    /// ``update(_:at:)-([DatabasePath:JSONValue],_)``.
+    /// - Complexity: O(size of the encoded values), then as ``write(_:)``.
+    public func update<Value: Encodable>(_ values: [DatabasePath: Value], at path: DatabasePath = .root)
+        async throws(DatabaseError)
+    {
+        try await update(JSONValue.updates(values), at: path)
     }
 
     /// Adds `value`, encoded, at a new push id below `path`; see
@@ -102,6 +124,15 @@ extension DatabaseClient {
     /// - Complexity: One request; O(size of the encoded value).
     public func update<Value: Encodable>(_ value: Value, at path: DatabasePath = .root) async throws(DatabaseError) {
         try await update(JSONValue.updates(value), at: path)
+    }
+
+    /// Writes each value of `values`, encoded, at its path below `path`, in
+    /// one request (a `JSONValue` as it is: `null` removes).
+    /// - Complexity: One request; O(size of the encoded values).
+    public func update<Value: Encodable>(_ values: [DatabasePath: Value], at path: DatabasePath = .root)
+        async throws(DatabaseError)
+    {
+        try await update(JSONValue.updates(values), at: path)
     }
 
     /// Adds `value`, encoded, at a new push id below `path`; see

@@ -6,14 +6,21 @@ import LiveCollection
 import SwiftUI
 
 /// A SwiftUI `List` of an ``ObservedSections``: one `Section` per section,
-/// headed by its title, and one row view per model.
+/// with a header view, and one row view per model; or, instead of the list,
+/// what to show while the first rows load, when they cannot, or when there
+/// are none.
 ///
 /// ```swift
-/// struct MessagesView: View {
-///     let sections: ObservedSections<Message, Int>
-///     var body: some View {
-///         SectionedList(sections) { message in Text(message.text) }
-///     }
+/// SectionedList(teams, phase: state.listPhase) { player in
+///     Text(player.name)
+/// } header: { team in
+///     Text(team.title)
+/// } empty: {
+///     Text("No players yet")
+/// } loading: {
+///     ProgressView()
+/// } failed: { message in
+///     Text(message)
 /// }
 /// ```
 ///
@@ -22,26 +29,78 @@ import SwiftUI
 /// moving redraw their section's `ForEach`, which SwiftUI animates by the
 /// rows' keys.
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
-public struct SectionedList<Model: LiveModelProtocol, Section: Hashable & Sendable, RowContent: View>: View {
+public struct SectionedList<Model: LiveModelProtocol, Section: Hashable & Sendable, RowContent: View, Header: View,
+                            Empty: View, Loading: View, Failed: View>: View {
     let sections: ObservedSections<Model, Section>
+    let phase: ListPhase
     let content: (Model) -> RowContent
+    let header: (ObservedSection<Model, Section>) -> Header
+    let empty: () -> Empty
+    let loading: () -> Loading
+    let failed: (String) -> Failed
 
-    /// A list of `sections`, showing each model with `content`.
-    public init(_ sections: ObservedSections<Model, Section>, @ViewBuilder content: @escaping (Model) -> RowContent) {
+    /// A list of `sections` in `phase`: each model shown with `content`,
+    /// each section headed by `header`; `empty` when ready with no rows,
+    /// `loading` while loading, `failed` with the message of a failure.
+    public init(_ sections: ObservedSections<Model, Section>, phase: ListPhase = .ready,
+                @ViewBuilder content: @escaping (Model) -> RowContent,
+                @ViewBuilder header: @escaping (ObservedSection<Model, Section>) -> Header,
+                @ViewBuilder empty: @escaping () -> Empty,
+                @ViewBuilder loading: @escaping () -> Loading,
+                @ViewBuilder failed: @escaping (String) -> Failed) {
         self.sections = sections
+        self.phase = phase
         self.content = content
+        self.header = header
+        self.empty = empty
+        self.loading = loading
+        self.failed = failed
     }
 
-    /// A `List` with a `Section` per section, headed by its title, and a
-    /// row view per row, identified by the row's key.
+    /// The list, or what the phase shows instead.
     public var body: some View {
-        List {
-            ForEach(sections.sections) { section in
-                SwiftUI.Section(header: Text(section.title)) {
-                    ForEach(section.rows) { row in ObservedRowView(row: row, content: content) }
+        switch phase {
+        case .loading:
+            loading()
+        case .failed(let message):
+            failed(message)
+        case .ready:
+            if sections.sections.isEmpty {
+                empty()
+            } else {
+                List {
+                    ForEach(sections.sections) { section in
+                        SwiftUI.Section(header: header(section)) {
+                            ForEach(section.rows) { row in ObservedRowView(row: row, content: content) }
+                        }
+                    }
                 }
             }
         }
+    }
+}
+
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+extension SectionedList where Header == Text, Empty == EmptyView, Loading == EmptyView, Failed == EmptyView {
+    /// A list of `sections`, showing each model with `content`, each
+    /// section headed by its title.
+    public init(_ sections: ObservedSections<Model, Section>, @ViewBuilder content: @escaping (Model) -> RowContent) {
+        self.init(sections, phase: .ready, content: content, header: { Text($0.title) },
+                  empty: { EmptyView() }, loading: { EmptyView() }, failed: { _ in EmptyView() })
+    }
+}
+
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+extension SectionedList where Header == Text {
+    /// A list of `sections` in `phase`, each section headed by its title;
+    /// see ``init(_:phase:content:header:empty:loading:failed:)``.
+    public init(_ sections: ObservedSections<Model, Section>, phase: ListPhase,
+                @ViewBuilder content: @escaping (Model) -> RowContent,
+                @ViewBuilder empty: @escaping () -> Empty,
+                @ViewBuilder loading: @escaping () -> Loading,
+                @ViewBuilder failed: @escaping (String) -> Failed) {
+        self.init(sections, phase: phase, content: content, header: { Text($0.title) },
+                  empty: empty, loading: loading, failed: failed)
     }
 }
 

@@ -46,6 +46,13 @@ struct TypedWriteEncodingTests {
         #expect(throws: (any Error).self) { try Message(identifier: "m", dictionary: json(#"{"text": "a", "sent": "noon"}"#)) }
     }
 
+    @Test("a dictionary of paths is an update of those paths, its values encoded; a JSON null still removes")
+    func dictionaries() throws {
+        #expect(try JSONValue.updates(["a/b": 1, "c": 2] as [DatabasePath: Int]) == ["a/b": 1, "c": 2])
+        #expect(try JSONValue.updates(["gone": JSONValue.null] as [DatabasePath: JSONValue]) == ["gone": .null])
+        #expect(try JSONValue.updates(["t": ServerValue.timestamp] as [DatabasePath: ServerValue]) == ["t": .serverTimestamp])
+    }
+
     @Test("an update is made from an object's members, each a path; anything else is refused with what is wrong")
     func updates() throws {
         struct Deep: Encodable {
