@@ -67,8 +67,44 @@ def examples(readme, page="README.md", found=None, repository="."):
     return found
 
 
+EXCERPT_MARKER = re.compile(r"<!-- example-excerpt (\S+) -->")
+
+
+def check_excerpts(repository):
+    """Each Swift block of a DocC article is an excerpt of the file it names."""
+    sources = os.path.join(repository, "Sources")
+    for module in sorted(os.listdir(sources)):
+        catalog = os.path.join(sources, module, module + ".docc")
+        if not os.path.isdir(catalog):
+            continue
+        for name in sorted(os.listdir(catalog)):
+            if not name.endswith(".md") or name == module + ".md":
+                continue
+            page = os.path.relpath(os.path.join(catalog, name), repository)
+            lines, pending = open(os.path.join(catalog, name)).read().split("\n"), None
+            i = 0
+            while i < len(lines):
+                marker = EXCERPT_MARKER.fullmatch(lines[i].strip())
+                if marker:
+                    pending = marker.group(1)
+                elif lines[i].strip() == "```swift":
+                    if pending is None:
+                        raise SystemExit(f"{page}:{i + 1}: a Swift block without an `<!-- example-excerpt PATH -->` marker")
+                    end = lines.index("```", i + 1)
+                    with open(os.path.join(repository, pending)) as f:
+                        source = [l.strip() for l in f.read().split("\n") if l.strip()]
+                    at = 0
+                    for line in (l.strip() for l in lines[i + 1:end] if l.strip()):
+                        if line not in source[at:]:
+                            raise SystemExit(f"{page}:{i + 1}: \"{line}\" is not in {pending} (in this order)")
+                        at = source.index(line, at) + 1
+                    pending, i = None, end
+                i += 1
+
+
 def main():
     repository, output = sys.argv[1], sys.argv[2]
+    check_excerpts(repository)
     found = {}
     for page in pages(repository):
         with open(os.path.join(repository, page)) as f:
