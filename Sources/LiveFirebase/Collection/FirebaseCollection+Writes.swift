@@ -68,7 +68,11 @@ extension FirebaseCollection {
     /// ``outcome(of:)``.
     ///
     /// Writes keep going after ``stop()`` (they do not need the stream),
-    /// and the collection stays alive until the last one is answered.
+    /// and the collection stays alive while one is being sent. Writes that
+    /// wait for a connection keep it alive too when they are held in
+    /// memory; with a ``cache`` they are on disk, and a collection nobody
+    /// holds goes (its next start, or another collection of the same
+    /// location and cache, sends them).
     /// - Returns: The write's number: 1 for the collection's first write,
     ///   then counting up.
     /// - Throws: ``DatabaseError/invalidValue(_:)`` for a value the database

@@ -13,7 +13,15 @@ import Observation
 ///
 /// ```swift
 /// let state = ObservedFirebaseState(players)
-/// SectionedList(teams, phase: state.listPhase) { player in Text(player.name) }
+/// SectionedList(teams, phase: state.listPhase) { player in
+///     Text(player.name)
+/// } empty: {
+///     Text("No players yet")
+/// } loading: {
+///     ProgressView()
+/// } failed: { message in
+///     Text(message)
+/// }
 /// if state.pendingWrites > 0 { Text("\(state.pendingWrites) changes not saved yet") }
 /// ```
 ///

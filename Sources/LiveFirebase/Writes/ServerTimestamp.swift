@@ -8,10 +8,11 @@ import LiveModel
 ///
 /// ```swift
 /// struct Message: Codable, LiveModelProtocol {
+///     var identifier: Key
 ///     var text: String
 ///     @ServerTimestamp var sent: Date?
 /// }
-/// try await messages.push(Message(text: "hi"))   // "sent" is the server's time
+/// try await messages.push(Message(identifier: "new", text: "hi"))   // "sent" is the server's time
 /// ```
 ///
 /// - Encoding: `nil` is written as `ServerValue.timestamp`; a date as its
