@@ -29,6 +29,7 @@ final class Leaderboard {
     }
 }
 
+/// Shown inside a `NavigationStack` (for its toolbar).
 struct LeaderboardView: View {
     @State var board: Leaderboard
 
@@ -45,8 +46,10 @@ struct LeaderboardView: View {
             Text(message)
         }
         .toolbar {
-            Button("Add") { Task { try await board.add("Ada", team: "red") } }
+            // A refused write is undone on screen; its error is board.state.lastError.
+            Button("Add") { Task { try? await board.add("Ada", team: "red") } }
         }
-        .task { try? await board.players.start() }
+        .task { try? await board.players.start() }   // a failure shows as the list's `failed` content
+        .onDisappear { board.players.stop() }
     }
 }

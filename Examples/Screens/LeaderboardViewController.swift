@@ -44,8 +44,18 @@ final class LeaderboardViewController: UITableViewController {
         self.dataSource = dataSource
         changes = teams.connect(dataSource)          // one animated snapshot per change
         navigationItem.rightBarButtonItem = UIBarButtonItem(systemItem: .add, primaryAction: UIAction { [players] _ in
+            // A refused write is undone on screen, and its error thrown here.
             Task { try await players.push(Player(identifier: "new", name: "Ada", team: "red", score: 0)) }
         })
-        Task { try await players.start() }
+    }
+
+    override func viewWillAppear(_ animated: Bool) {
+        super.viewWillAppear(animated)
+        Task { try await players.start() }   // again after a stop: the smallest change, as one snapshot
+    }
+
+    override func viewDidDisappear(_ animated: Bool) {
+        super.viewDidDisappear(animated)
+        players.stop()                       // keeps the rows; the next start resyncs
     }
 }

@@ -86,6 +86,7 @@ extension Button where Label == Text {
 
 extension View {
     public func toolbar<Content: View>(@ViewBuilder content: () -> Content) -> some View { self }
+    public func onDisappear(perform action: (() -> Void)? = nil) -> some View { self }
     public func task(priority: TaskPriority = .userInitiated,
                      _ action: @escaping @MainActor @Sendable () async -> Void) -> some View { self }
 }

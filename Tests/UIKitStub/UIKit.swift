@@ -75,6 +75,8 @@ open class UICollectionViewDiffableDataSource<SectionIdentifierType: Hashable & 
     public override init() {}
     public required init?(coder: NSCoder) {}
     open func viewDidLoad() {}
+    open func viewWillAppear(_ animated: Bool) {}
+    open func viewDidDisappear(_ animated: Bool) {}
     open var navigationItem: UINavigationItem { UINavigationItem() }
 }
 

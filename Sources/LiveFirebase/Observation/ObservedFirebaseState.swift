@@ -43,8 +43,9 @@ public final class ObservedFirebaseState<Source: ModelDataSource> {
     /// sent or waiting for a connection).
     public private(set) var pendingWrites: Int
     /// The last error met: the connection's (status `reconnecting` or
-    /// `failed`), a refused write's, a cache save's, or a page's. It stays
-    /// until ``clearError()`` or the next error.
+    /// `failed`), a refused write's, a cache save's (seen at the
+    /// collection's next change or status), or a page's. It stays until
+    /// ``clearError()`` or the next error.
     public private(set) var lastError: DatabaseError?
     /// How far a large first value has arrived; nil outside a first load.
     public private(set) var progress: LoadProgress?
@@ -58,6 +59,9 @@ public final class ObservedFirebaseState<Source: ModelDataSource> {
     /// The collection followed.
     @ObservationIgnored public let collection: FirebaseCollection<Source>
     @ObservationIgnored private var tokens: [ObservationToken] = []
+    /// The collection's cache error last taken in, so that one error is
+    /// taken once (and ``clearError()`` stays cleared).
+    @ObservationIgnored private var cacheErrorSeen: DatabaseError?
 
     /// Follows `collection` from now on, starting from its state now.
     /// - Complexity: O(w) for w writes waiting (so is each write's change).
@@ -66,7 +70,11 @@ public final class ObservedFirebaseState<Source: ModelDataSource> {
         status = collection.status
         hasLoaded = collection.firstLoad != nil || collection.status == .cached || collection.status == .live
         pendingWrites = collection.pendingWrites.count
-        lastError = collection.cacheError
+        switch collection.status {
+        case .reconnecting(let error), .failed(let error): lastError = error
+        default: lastError = collection.cacheError
+        }
+        cacheErrorSeen = collection.cacheError
         progress = collection.loadProgress
         pages = collection.pages
         hasMorePages = collection.hasMorePages
@@ -92,9 +100,12 @@ public final class ObservedFirebaseState<Source: ModelDataSource> {
 
     /// Loads the next page (``FirebaseCollection/loadNextPage()``), with
     /// ``isLoadingPage`` true meanwhile; a failure is also ``lastError``.
+    /// While one loads, another call returns 0 at once (a "load more" row
+    /// that appears twice asks once).
     /// - Returns: The number of rows the page added.
     @discardableResult
     public func loadNextPage() async throws(DatabaseError) -> Int {
+        guard !isLoadingPage else { return 0 }
         set(\.isLoadingPage, true)
         defer {
             set(\.isLoadingPage, false)
@@ -136,7 +147,11 @@ public final class ObservedFirebaseState<Source: ModelDataSource> {
         if collection.firstLoad != nil { set(\.hasLoaded, true) }
         set(\.pages, collection.pages)
         set(\.hasMorePages, collection.hasMorePages)
-        if let error = collection.cacheError { set(\.lastError, error) }
+        set(\.progress, collection.loadProgress)
+        if collection.cacheError != cacheErrorSeen {
+            cacheErrorSeen = collection.cacheError
+            if let error = collection.cacheError { set(\.lastError, error) }
+        }
     }
 
     /// Sets a property only when its value changes, so that views reading

@@ -17,8 +17,10 @@ import LiveModel
 ///
 /// - Encoding: `nil` is written as `ServerValue.timestamp`; a date as its
 ///   milliseconds since 1970 (how Firebase stores time).
-/// - Decoding: a number is milliseconds since 1970; an absent member or
-///   `null` is `nil`. Anything else is a type mismatch.
+/// - Decoding: a number is milliseconds since 1970; an absent member,
+///   `null`, or the server value itself (a model encoded, say by
+///   `JSONEncoder` for a cache of the app's own, before the server set it)
+///   is `nil`. Anything else is a type mismatch.
 @propertyWrapper
 public struct ServerTimestamp: Codable, Sendable, Hashable {
     /// The date; nil until the server has set it.
@@ -33,9 +35,19 @@ public struct ServerTimestamp: Codable, Sendable, Hashable {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             wrappedValue = nil
+        } else if let milliseconds = try? container.decode(Double.self) {
+            wrappedValue = Date(timeIntervalSince1970: milliseconds / 1000)
+        } else if let members = try? decoder.container(keyedBy: ServerValueMember.self), members.contains(.sv) {
+            wrappedValue = nil
         } else {
+            // Not a number: the decoder's own type mismatch, naming where.
             wrappedValue = Date(timeIntervalSince1970: try container.decode(Double.self) / 1000)
         }
+    }
+
+    /// The member of a server value.
+    private enum ServerValueMember: String, CodingKey {
+        case sv = ".sv"
     }
 
     public func encode(to encoder: any Encoder) throws {

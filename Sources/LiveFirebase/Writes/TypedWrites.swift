@@ -1,78 +1,31 @@
-// TypedWrites.swift — writes of `Encodable` values, through a collection or
-// the REST client: encoded into a JSONValue, then written as one.
+// TypedWrites.swift — writes of `Encodable` values and models, through a
+// collection or the REST client: encoded into a JSONValue (see
+// WrittenValue.swift), then written as one.
 import LiveCollection
 import LiveModel
-
-extension JSONValue {
-    /// `value` as the database would store it, for a write.
-    /// - Throws: ``DatabaseError/invalidValue(_:)`` naming what could not
-    ///   be encoded (a non-finite number, or the value's own error).
-    /// - Complexity: O(size of the encoded value).
-    /// A model (``LiveModelProtocol``) is written without its key's member
-    /// (``LiveModelProtocol/identifierMemberName``): the key is where it
-    /// goes.
-    static func written<Value: Encodable>(_ value: Value) throws(DatabaseError) -> JSONValue {
-        let encoded: JSONValue
-        do {
-            encoded = try JSONValueEncoder().encode(value)
-        } catch {
-            throw .invalidValue("\(Value.self) cannot be written: \(error)")
-        }
-        guard let model = Value.self as? any LiveModelProtocol.Type, case .object(var members) = encoded else {
-            return encoded
-        }
-        members[model.identifierMemberName] = nil
-        return .object(members)
-    }
-
-    /// The members of `value`, encoded, as the paths of an update: each
-    /// member's name is a path relative to the update's location (`"a/b"`
-    /// reaches below `a`). A `nil` optional member is left out, so it is not
-    /// changed; write `JSONValue.null` in a `[DatabasePath: JSONValue]`
-    /// update to remove one.
-    /// - Throws: ``DatabaseError/invalidValue(_:)`` when `value` is not
-    ///   encoded as an object, or a member's name is not a valid path.
-    /// - Complexity: O(size of the encoded value).
-    static func updates<Value: Encodable>(_ value: Value) throws(DatabaseError) -> [DatabasePath: JSONValue] {
-        if let paths = value as? [DatabasePath: JSONValue] { return paths }
-        guard case .object(let members) = try written(value) else {
-            throw .invalidValue("an update is written from an object's members, and \(Value.self) is not encoded as one")
-        }
-        var updates: [DatabasePath: JSONValue] = [:]
-        updates.reserveCapacity(members.count)
-        for (name, member) in members {
-            do {
-                updates[try DatabasePath(name)] = member
-            } catch {
-                throw .invalidValue("the member \"\(name)\" of \(Value.self) is not a path: \(error.description)")
-            }
-        }
-        return updates
-    }
-}
-
-extension JSONValue {
-    /// Each value of `values`, encoded, at its path. A `JSONValue` stays as
-    /// it is (`null` removes).
-    static func updates<Value: Encodable>(_ values: [DatabasePath: Value]) throws(DatabaseError) -> [DatabasePath: JSONValue] {
-        var updates: [DatabasePath: JSONValue] = [:]
-        updates.reserveCapacity(values.count)
-        for (path, value) in values { updates[path] = try written(value) }
-        return updates
-    }
-}
 
 extension FirebaseCollection {
     /// Writes `value`, encoded, at `path`; see ``set(_:at:ifMatch:)-(JSONValue,_,_)``.
     /// A member of type `ServerValue` (or a ``ServerTimestamp`` left nil)
-    /// is filled in by the server.
+    /// is filled in by the server. `path` has no default: a value is not
+    /// written over the whole location by omission (a model is written at
+    /// its key with ``set(_:ifMatch:)``).
     /// - Throws: ``DatabaseError/invalidValue(_:)`` when `value` cannot be
     ///   encoded (nothing is shown or sent); as the untyped `set` after.
     /// - Complexity: O(size of the encoded value), then as ``write(_:)``.
-    public func set<Value: Encodable>(_ value: Value, at path: DatabasePath = .root, ifMatch etag: String? = nil)
+    public func set<Value: Encodable>(_ value: Value, at path: DatabasePath, ifMatch etag: String? = nil)
         async throws(DatabaseError)
     {
         try await set(JSONValue.written(value), at: path, ifMatch: etag)
+    }
+
+    /// Writes `model` at its key (its `identifier`),
+    /// replacing what was there; see ``set(_:at:ifMatch:)-(Value,_,_)``.
+    /// - Complexity: O(size of the encoded model), then as ``write(_:)``.
+    public func set<Item: LiveModelProtocol & Encodable>(_ model: Item, ifMatch etag: String? = nil)
+        async throws(DatabaseError)
+    {
+        try await set(JSONValue.written(model), at: DatabasePath.of(model), ifMatch: etag)
     }
 
     /// Writes each member of `value`, encoded, at its name below `path`
@@ -81,8 +34,16 @@ extension FirebaseCollection {
     /// - Throws: ``DatabaseError/invalidValue(_:)`` when `value` is not an
     ///   object or a member's name is not a path; as the untyped `update`.
     /// - Complexity: O(size of the encoded value), then as ``write(_:)``.
-    public func update<Value: Encodable>(_ value: Value, at path: DatabasePath = .root) async throws(DatabaseError) {
+    @_disfavoredOverload
+    public func update<Value: Encodable>(_ value: Value, at path: DatabasePath) async throws(DatabaseError) {
         try await update(JSONValue.updates(value), at: path)
+    }
+
+    /// Writes each member of `model`, encoded, at its key (an update: its
+    /// other members keep their data; a `nil` member is left as it is).
+    /// - Complexity: O(size of the encoded model), then as ``write(_:)``.
+    public func update<Item: LiveModelProtocol & Encodable>(_ model: Item) async throws(DatabaseError) {
+        try await update(JSONValue.updates(model), at: DatabasePath.of(model))
     }
 
     /// Writes each value of `values`, encoded, at its path below `path`
@@ -95,7 +56,8 @@ extension FirebaseCollection {
         try await update(JSONValue.updates(values), at: path)
     }
 
-    /// Adds `value`, encoded, at a new push id below `path`; see
+    /// Adds `value`, encoded, at a new push id below `path` (a model
+    /// without its key's member: the push id is its key); see
     /// ``push(_:at:)-(JSONValue,_)``.
     /// - Returns: The new child's key.
     /// - Complexity: O(size of the encoded value), then as ``write(_:)``.
@@ -107,23 +69,41 @@ extension FirebaseCollection {
 
 extension DatabaseClient {
     /// Replaces the data at `path` with `value`, encoded; see
-    /// ``set(_:at:ifMatch:)-(JSONValue,_,_)``.
+    /// ``set(_:at:ifMatch:)-(JSONValue,_,_)``. `path` has no default (a
+    /// model is written at its key with ``set(_:ifMatch:)``).
     /// - Returns: The new value's ETag when `etag` was given.
     /// - Throws: ``DatabaseError/invalidValue(_:)`` when `value` cannot be
     ///   encoded (nothing is sent); as the untyped `set` after.
     /// - Complexity: One request; O(size of the encoded value).
     @discardableResult
-    public func set<Value: Encodable>(_ value: Value, at path: DatabasePath = .root, ifMatch etag: String? = nil)
+    public func set<Value: Encodable>(_ value: Value, at path: DatabasePath, ifMatch etag: String? = nil)
         async throws(DatabaseError) -> String?
     {
         try await set(JSONValue.written(value), at: path, ifMatch: etag)
     }
 
+    /// Replaces the data at `model`'s key with it, encoded.
+    /// - Returns: The new value's ETag when `etag` was given.
+    /// - Complexity: One request; O(size of the encoded model).
+    @discardableResult
+    public func set<Item: LiveModelProtocol & Encodable>(_ model: Item, ifMatch etag: String? = nil)
+        async throws(DatabaseError) -> String?
+    {
+        try await set(JSONValue.written(model), at: DatabasePath.of(model), ifMatch: etag)
+    }
+
     /// Writes each member of `value`, encoded, at its name below `path`, in
     /// one request; see ``update(_:at:)-([DatabasePath:JSONValue],_)``.
     /// - Complexity: One request; O(size of the encoded value).
-    public func update<Value: Encodable>(_ value: Value, at path: DatabasePath = .root) async throws(DatabaseError) {
+    @_disfavoredOverload
+    public func update<Value: Encodable>(_ value: Value, at path: DatabasePath) async throws(DatabaseError) {
         try await update(JSONValue.updates(value), at: path)
+    }
+
+    /// Writes each member of `model`, encoded, at its key, in one request.
+    /// - Complexity: One request; O(size of the encoded model).
+    public func update<Item: LiveModelProtocol & Encodable>(_ model: Item) async throws(DatabaseError) {
+        try await update(JSONValue.updates(model), at: DatabasePath.of(model))
     }
 
     /// Writes each value of `values`, encoded, at its path below `path`, in

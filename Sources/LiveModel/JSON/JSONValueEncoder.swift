@@ -12,6 +12,10 @@
 public struct JSONValueEncoder: Sendable {
     /// Values the encoded types can read from `Encoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable]
+    /// Whether a model (``LiveModelProtocol``) is encoded without the member
+    /// that carries its key (``LiveModelProtocol/identifierMemberName``),
+    /// wherever it is in the value: how a model is written, at its key.
+    package var omitsModelKeys = false
 
     /// Creates an encoder.
     public init(userInfo: [CodingUserInfoKey: any Sendable] = [:]) {
@@ -25,7 +29,9 @@ public struct JSONValueEncoder: Sendable {
     public func encode<T: Encodable>(_ value: T) throws -> JSONValue {
         if let value = value as? JSONValue { return value }
         let node = EncodingNode()
-        try value.encode(to: JSONValueEncoderImpl(node: node, codingPath: [], userInfo: userInfo))
+        try value.encode(to: JSONValueEncoderImpl(node: node, codingPath: [], userInfo: userInfo,
+                                                  omitsModelKeys: omitsModelKeys))
+        if omitsModelKeys { node.omitKey(of: T.self) }
         return node.materialize()
     }
 }
@@ -43,6 +49,13 @@ final class EncodingNode {
     func set(_ value: JSONValue) {
         kind = .value
         self.value = value
+    }
+
+    /// Removes the member that carries a model's key, when `type` is a
+    /// model and this node an object.
+    func omitKey<T>(of type: T.Type) {
+        guard kind == .object, let model = type as? any LiveModelProtocol.Type else { return }
+        members[JSONObject.Name(model.identifierMemberName)] = nil
     }
 
     func materialize() -> JSONValue {
@@ -65,17 +78,21 @@ final class JSONValueEncoderImpl: Encoder, SingleValueEncodingContainer {
     let node: EncodingNode
     let codingPath: [any CodingKey]
     let sendableUserInfo: [CodingUserInfoKey: any Sendable]
+    let omitsModelKeys: Bool
 
-    init(node: EncodingNode, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: any Sendable]) {
+    init(node: EncodingNode, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: any Sendable],
+         omitsModelKeys: Bool = false) {
         self.node = node
         self.codingPath = codingPath
         self.sendableUserInfo = userInfo
+        self.omitsModelKeys = omitsModelKeys
     }
 
     var userInfo: [CodingUserInfoKey: Any] { sendableUserInfo }
 
     func nested(_ node: EncodingNode, key: any CodingKey) -> JSONValueEncoderImpl {
-        JSONValueEncoderImpl(node: node, codingPath: codingPath + [key], userInfo: sendableUserInfo)
+        JSONValueEncoderImpl(node: node, codingPath: codingPath + [key], userInfo: sendableUserInfo,
+                             omitsModelKeys: omitsModelKeys)
     }
 
     /// Encodes `value` into `node`, a child at `key`.
@@ -85,6 +102,7 @@ final class JSONValueEncoderImpl: Encoder, SingleValueEncodingContainer {
             return
         }
         try value.encode(to: nested(node, key: key))
+        if omitsModelKeys { node.omitKey(of: T.self) }
     }
 
     func container<K: CodingKey>(keyedBy type: K.Type) -> KeyedEncodingContainer<K> {

@@ -32,6 +32,12 @@ struct ObservedFirebaseStateTests {
         #expect(state.listPhase == .ready, "rows shown stay shown while reconnecting")
         state.clearError()
         #expect(state.lastError == nil)
+        try await c.receive(.put, at: "/b", json: #"{"s": 2}"#)
+        #expect(state.lastError == nil, "cleared stays cleared")
+        let later = ObservedFirebaseState(c)
+        c.status = .failed(.authRevoked)
+        #expect(later.lastError == .authRevoked)
+        #expect(ObservedFirebaseState(c).lastError == .authRevoked, "a state made while failed starts with its error")
     }
 
     @Test("a failure before any rows is the list's failure, with the error's words")

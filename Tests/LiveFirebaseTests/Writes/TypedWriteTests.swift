@@ -37,8 +37,10 @@ struct TypedWriteEncodingTests {
         #expect(try JSONValue.written(sent) == json(#"{"text": "hi", "sent": 1700000000250}"#))
     }
 
-    @Test("a ServerTimestamp reads milliseconds back; absent or null is nil; another type is an error")
+    @Test("a ServerTimestamp reads milliseconds back; absent, null or the server value is nil; another type is an error")
     func decoding() throws {
+        let unset = try JSONEncoder().encode(Message(identifier: "m", text: "a"))
+        #expect(try JSONDecoder().decode(Message.self, from: unset).sent == nil, "a JSONEncoder round trip before the server set it")
         #expect(try Message(identifier: "m", dictionary: json(#"{"text": "a"}"#)).sent == nil)
         #expect(try Message(identifier: "m", dictionary: json(#"{"text": "a", "sent": null}"#)).sent == nil)
         let read = try Message(identifier: "m", dictionary: json(#"{"text": "a", "sent": 1700000000250}"#))
@@ -51,6 +53,16 @@ struct TypedWriteEncodingTests {
         #expect(try JSONValue.updates(["a/b": 1, "c": 2] as [DatabasePath: Int]) == ["a/b": 1, "c": 2])
         #expect(try JSONValue.updates(["gone": JSONValue.null] as [DatabasePath: JSONValue]) == ["gone": .null])
         #expect(try JSONValue.updates(["t": ServerValue.timestamp] as [DatabasePath: ServerValue]) == ["t": .serverTimestamp])
+    }
+
+    @Test("a model is written without its key's member wherever it is: alone, in a dictionary, in an array")
+    func nestedModels() throws {
+        var model = Message(identifier: "m1", text: "hi")
+        model.sent = Date(timeIntervalSince1970: 1)
+        #expect(try JSONValue.written(["a": model]) == json(#"{"a": {"text": "hi", "sent": 1000}}"#))
+        #expect(try JSONValue.written([model]) == json(#"[{"text": "hi", "sent": 1000}]"#))
+        #expect(try JSONValue.updates(["a": model] as [DatabasePath: Message]) == ["a": json(#"{"text": "hi", "sent": 1000}"#)])
+        #expect(try DatabasePath.of(model, under: "/rooms") == "/rooms/m1")
     }
 
     @Test("an update is made from an object's members, each a path; anything else is refused with what is wrong")
@@ -69,6 +81,8 @@ struct TypedWriteEncodingTests {
         #expect(refusal { () throws(DatabaseError) in _ = try JSONValue.updates(5) }?.contains("not encoded as one") == true)
         #expect(refusal { () throws(DatabaseError) in _ = try JSONValue.updates(Deep(members: ["a.b": 1])) }?.contains("\"a.b\"") == true)
         #expect(refusal { () throws(DatabaseError) in _ = try JSONValue.written(Double.nan) }?.contains("Double cannot be written") == true)
+        let nested = refusal { () throws(DatabaseError) in _ = try JSONValue.written(["scores": [1, Double.infinity]]) }
+        #expect(nested?.contains("at .scores[1]: inf cannot be stored") == true, "\(nested ?? "")")
     }
 }
 
@@ -95,6 +109,13 @@ struct TypedWriteServerTests {
             let millis = try #require(stored["sent"]?.numberValue)
             #expect(millis >= (before.timeIntervalSince1970 * 1000).rounded(.down) - 1)
             #expect(millis <= (after.timeIntervalSince1970 * 1000).rounded(.up) + 1)
+            // A model is set and updated at its key.
+            var edited = try #require(messages.collection.model(for: key))
+            edited.text = "hello"
+            try await messages.set(edited)
+            #expect(try await restClient(server, path: "/messages").get(try DatabasePath(key.string)).value["text"] == "hello")
+            try await restClient(server, path: "/messages").set(Message(identifier: "m2", text: "set by key"))
+            #expect(try await restClient(server, path: "/messages").get("m2").value["text"] == "set by key")
         }
     }
 
@@ -102,7 +123,7 @@ struct TypedWriteServerTests {
     func incrementAndSet() async throws {
         try await withServer { server in
             let client = try restClient(server, path: "/scores")
-            try await client.set(["alice": ["score": 5]] as [String: [String: Int]])
+            try await client.set(["alice": ["score": 5]] as [String: [String: Int]], at: .root)
             try await client.update(Points(score: .increment(10), note: "bonus"), at: "alice")
             #expect(try await client.get("alice").value == json(#"{"score": 15, "note": "bonus"}"#))
             let scores = try FirebaseCollection(of: RawChild.self, reference: try streamReference(server, "/scores"),
@@ -112,10 +133,14 @@ struct TypedWriteServerTests {
             try await scores.update(Points(score: .increment(-20)), at: "alice")
             #expect(try await client.get("alice").value == json(#"{"score": -5, "note": "bonus"}"#))
             #expect(scores.collection.models.first?.dictionary["score"] == .number(-5), "the estimate is the sum")
+            // A dictionary literal of paths is an update of those paths.
+            try await scores.update(["alice/note": "kept", "carol/score": 1])
+            #expect(try await client.get("alice").value == json(#"{"score": -5, "note": "kept"}"#))
+            #expect(try await client.get("carol").value == json(#"{"score": 1}"#))
             let pushed = try await client.push(Points(score: .timestamp, note: nil))
             #expect(try await client.get(try DatabasePath(pushed.string)).value["score"]?.numberValue != nil)
             await #expect(throws: DatabaseError.self) { try await scores.set(Double.infinity, at: "bob") }
-            #expect(scores.collection.models.count == 2, "a value that cannot be written is not shown")
+            #expect(scores.collection.models.count == 3, "a value that cannot be written is not shown")
         }
     }
 }
