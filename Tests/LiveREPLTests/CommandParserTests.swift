@@ -47,6 +47,25 @@ struct CommandParserTests {
         #expect(try options.query().description.contains("limitToLast(3)"))
     }
 
+    @Test("a JSON value that starts with a minus sign is a value, in every option that takes one")
+    func negativeValues() throws {
+        guard case .query(let options?) = try CommandParser.parse(
+            "query --order-by s --start-at -1 --end-at -0.5 --where 'score > -3'") else {
+            Issue.record("not a query")
+            return
+        }
+        #expect(options.startAt == "-1")
+        #expect(options.endAt == "-0.5")
+        #expect(options.conditions == ["score > -3"])
+        #expect(try options.query().description.contains("startAt(-1"))
+        guard case .query(let equal?) = try CommandParser.parse("query --order-by s --equal-to -2") else {
+            Issue.record("not a query")
+            return
+        }
+        #expect(equal.equalTo == "-2")
+        #expect(try QueryOptions.parse(["--order-by", "s", "--start-at", "-1"]).startAt == "-1")
+    }
+
     /// Each bad line, and the error it gives.
     @Test(arguments: [
         ("bogus", REPLError.unknownCommand("bogus")),

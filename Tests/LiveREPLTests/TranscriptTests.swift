@@ -105,6 +105,24 @@ struct TranscriptTests {
         }
     }
 
+    @Test("a bound below zero, written as a user would (--start-at -1), on the command line and after query")
+    func negativeBounds() async throws {
+        let run = try await REPLProcess.run(["--offline", "--json", "--order-by", "s", "--start-at", "-1"], input: """
+            put / {"a": {"s": -2}, "b": {"s": -1}, "c": {"s": 3}}
+            show
+            query --order-by s --end-at -1.5
+            show
+            query --order-by s --equal-to -1 --where 's > -5'
+            show
+
+            """)
+        #expect(run.status == 0, "\(run.stderr)")
+        let shows = run.lines.filter { $0.hasPrefix(#"{"sections""#) }
+        #expect(shows == [#"{"sections":[{"keys":["b","c"],"section":null}]}"#,
+                          #"{"sections":[{"keys":["a"],"section":null}]}"#,
+                          #"{"sections":[{"keys":["b"],"section":null}]}"#], "\(run.stdout)")
+    }
+
     @Test("a server that cannot be reached: a clear error at start-up")
     func unreachableServer() async throws {
         let run = try await REPLProcess.run(["--url", "http://127.0.0.1:1"], input: "show\n")

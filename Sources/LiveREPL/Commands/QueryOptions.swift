@@ -22,16 +22,19 @@ public struct QueryOptions: ParsableArguments, Sendable {
     @Option(name: .customLong("limit-last"), help: "Keep the last N children (limitToLast).")
     public var limitLast: Int?
 
+    // Options that take a JSON value take the next argument whatever it
+    // starts with: a bound below zero is `--start-at -1`.
+
     /// The JSON text of the lower bound (`startAt`).
-    @Option(name: .customLong("start-at"), help: "Keep children from this JSON value on (startAt).")
+    @Option(name: .customLong("start-at"), parsing: .unconditional, help: "Keep children from this JSON value on (startAt).")
     public var startAt: String?
 
     /// The JSON text of the upper bound (`endAt`).
-    @Option(name: .customLong("end-at"), help: "Keep children up to this JSON value (endAt).")
+    @Option(name: .customLong("end-at"), parsing: .unconditional, help: "Keep children up to this JSON value (endAt).")
     public var endAt: String?
 
     /// The JSON text of the only value kept (`equalTo`).
-    @Option(name: .customLong("equal-to"), help: "Keep children of exactly this JSON value (equalTo).")
+    @Option(name: .customLong("equal-to"), parsing: .unconditional, help: "Keep children of exactly this JSON value (equalTo).")
     public var equalTo: String?
 
     /// The child path whose values are the sections; nil for one section.
@@ -41,7 +44,7 @@ public struct QueryOptions: ParsableArguments, Sendable {
 
     /// The conditions every child shown meets (`PATH OP JSON`, see
     /// ``ChildCondition``); filtered on the client, after the query.
-    @Option(name: .customLong("where"),
+    @Option(name: .customLong("where"), parsing: .unconditionalSingleValue,
             help: "Show only children whose value at a path compares so with a JSON value: 'PATH OP JSON', OP one of == != < <= > >= in Firebase's order of values; repeat to require several. Filtered here, after the query.")
     public var conditions: [String] = []
 
