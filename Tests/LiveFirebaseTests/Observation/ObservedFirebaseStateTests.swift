@@ -85,8 +85,12 @@ struct ObservedFirebaseStateTests {
             fired.arm("loaded") { _ = state.hasLoaded }
         }
         arm()
-        _ = try c.write(.set("/b", ["s": 2]))
+        let id = try c.write(.set("/b", ["s": 2]))
         #expect(fired.take() == ["writes"])
+        // Answered, so that no write waits when the test ends.
+        _ = await gate.next()
+        gate.answer()
+        #expect(await c.outcome(of: id) == .confirmed)
         arm()
         c.status = .offline
         #expect(fired.take() == ["status"])
