@@ -58,6 +58,21 @@ struct LiveREPLMain: AsyncParsableCommand {
     @Option(help: "Log level of the library's messages on standard error (trace … critical).")
     var logLevel: Logger.Level = .error
 
+    @Option(help: "Record what the collection is given and what it tells into this file (JSON lines, written after each command); replay it with --replay.")
+    var record: String?
+
+    @Option(help: "The most bytes of entries --record keeps; the oldest go first.")
+    var recordLimit = 1 << 20
+
+    @Flag(help: "With --record, keep every value, not only keys, sort values and section values.")
+    var recordValues = false
+
+    @Option(help: "Replay a recording (from --record, record or a FlightRecorder): say whether this version tells each change the same, then go on with the collection as it stands, offline.")
+    var replay: String?
+
+    @Option(help: "With --replay, stop after change N.")
+    var until: Int?
+
     @OptionGroup(title: "Query and sections")
     var query: QueryOptions
 
@@ -71,6 +86,17 @@ struct LiveREPLMain: AsyncParsableCommand {
             throw ValidationError("--cache with --auth needs --cache-scope (the signed-in user's id)")
         }
         if cacheScope != nil, cache == nil { throw ValidationError("--cache-scope goes with --cache") }
+        if replay != nil {
+            if url != nil || cache != nil || sample > 0 || record != nil || query.isDefault == false {
+                throw ValidationError("--replay takes its location, query and sections from the recording; it excludes --url, --cache, --sample, --record and query options")
+            }
+        }
+        if until != nil, replay == nil { throw ValidationError("--until goes with --replay") }
+        if let until, until < 1 { throw ValidationError("--until must be a change number, 1 or more") }
+        if recordLimit < 1024 { throw ValidationError("--record-limit must be at least 1024 bytes") }
+        if record != nil, !query.conditions.isEmpty {
+            throw ValidationError("--record cannot keep --where conditions (a replay would not apply them); record without them")
+        }
         if sample > 0, url != nil {
             throw ValidationError("--sample writes sample data; it is for the embedded server and --offline, not --url")
         }

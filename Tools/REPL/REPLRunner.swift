@@ -17,7 +17,7 @@ struct REPLRunner {
     func run() async throws -> Int32 {
         var server: LiveServer?
         let source: SessionSource
-        if options.offline {
+        if options.offline || options.replay != nil {
             source = .offline
         } else if let url = options.url {
             source = .database(url: url, auth: options.auth)
@@ -51,7 +51,25 @@ struct REPLRunner {
         // On a terminal, a long first load shows its progress in place.
         let progress = ProgressLine(human: printer.human,
                                     enabled: reader.interactive && !options.json && isatty(STDOUT_FILENO) == 1)
-        do {
+        var failed = false
+        if let file = options.replay {
+            do throws(REPLError) {
+                let replay = FlightReplay(try Self.read(file))
+                let verdict = try await replay.run(until: options.until)
+                printer.print(.text(verdict.lines))
+                switch verdict {
+                case .identical, .stopped: break
+                case .differs, .changedOutsideBatch: failed = true
+                }
+                guard let replayed = replay.session else { throw REPLError.internalState("the replay made no session") }
+                // What the replay told is in the verdict, not printed again.
+                _ = replayed.takeUnsolicited()
+                session = replayed
+            } catch {
+                printer.startupFailure(error)
+                return 1
+            }
+        } else { do {
             session = try Session(source: source, path: options.path, options: options.query,
                                   cache: options.cache.map { CollectionCache(directory: $0, scope: options.cacheScope ?? "") })
             session.onProgress = { progress.show($0) }
@@ -61,10 +79,14 @@ struct REPLRunner {
                 let value = sampleChildren(options.sample)
                 _ = try await session.run(.put(.root, value, json: value.jsonText()))
             }
+            if let file = options.record {
+                try session.startRecording(to: URL(fileURLWithPath: file), limit: options.recordLimit,
+                                           keepsValues: options.recordValues)
+            }
         } catch {
             printer.startupFailure(error)
             return 1
-        }
+        } }
         defer { session.stop() }
         if reader.interactive {
             printer.banner(source: source, server: server, path: options.path, session: session)
@@ -92,7 +114,6 @@ struct REPLRunner {
         defer { session.onChange = nil }
         live.flush()
         reader.prompt()
-        var failed = false
         for await line in reader.lines {
             live.flush()
             printer.echo(line)
@@ -141,7 +162,18 @@ struct REPLRunner {
             failed = true
             printer.error(error)
         }
+        do { try session.finishRecording() } catch {
+            failed = true
+            printer.error(error)
+        }
         return failed && !reader.interactive ? 1 : 0
+    }
+}
+
+extension REPLRunner {
+    /// The recording in `file`.
+    static func read(_ file: String) throws(REPLError) -> FlightRecording {
+        do { return try FlightRecording(contentsOf: URL(fileURLWithPath: file)) } catch { throw .recording(error) }
     }
 }
 

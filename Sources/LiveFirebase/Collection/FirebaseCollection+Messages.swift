@@ -45,6 +45,7 @@ extension FirebaseCollection {
     /// (injected); otherwise it is the stream's, which the server may have
     /// cut to the query's window (see ``QueryView/serverFilters``).
     func handle(_ message: StreamMessage, isWholeData: Bool = false, fromCache: Bool = false) async {
+        if flightRecorder != nil { recordMessage(message, isWholeData: isWholeData, fromCache: fromCache) }
         switch message {
         case .connected:
             // Cached children stay marked so until the server's value is in.

@@ -87,6 +87,7 @@ extension FirebaseCollection {
         let id = nextWriteID
         nextWriteID += 1
         writeQueue.append(id, write)
+        if flightRecorder != nil { recordWrite(id, write) }
         applyLocally(view.applyLocal(updates, id: id, hasServerValues: hasServerValues))
         tellWrite(id, .pending)
         sendWrites()
@@ -191,6 +192,7 @@ extension FirebaseCollection {
     }
 
     private func finishWrite(_ id: Int, _ failure: DatabaseError?) {
+        if flightRecorder != nil { recordOutcome(id, failure) }
         applyLocally(failure == nil ? view.acknowledge(id) : view.revert(id))
         writeQueue.remove(id)
         finishedWrites[id] = .some(failure)

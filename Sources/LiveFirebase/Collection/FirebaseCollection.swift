@@ -158,6 +158,8 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     public internal(set) var cacheError: DatabaseError?
     /// How writes made through the collection reach the database.
     public let writer: WriteSender
+    /// Where the collection is recorded, if it is (``record(into:)``).
+    var flightRecorder: FlightRecorder?
     var pushIDs = PushIDGenerator()
     var nextWriteID = 1
     /// Writes made and not answered yet, in order (on disk with a cache);

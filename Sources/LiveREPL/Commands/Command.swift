@@ -34,6 +34,9 @@ public enum Command: Sendable, Equatable {
     case offline
     /// Connect again: resync, then send the writes that waited, in order.
     case online
+    /// Record the session into a file from now on (`record FILE`), or stop
+    /// (`record stop`): see ``Session/startRecording(to:limit:keepsValues:)``.
+    case record(String?)
     /// List the commands, or explain one.
     case help(String?)
     /// Leave.
@@ -65,7 +68,7 @@ public enum Command: Sendable, Equatable {
     public var changesCollection: Bool {
         switch self {
         case .put, .patch, .set, .update, .push, .remove, .query(.some), .load: return true
-        case .show, .query(nil), .stats, .sync, .offline, .online, .help, .quit, .nothing: return false
+        case .show, .query(nil), .stats, .sync, .offline, .online, .record, .help, .quit, .nothing: return false
         }
     }
 
@@ -85,6 +88,7 @@ public enum Command: Sendable, Equatable {
         case .sync: return "sync"
         case .offline: return "offline"
         case .online: return "online"
+        case .record: return "record"
         case .help: return "help"
         case .quit: return "quit"
         case .nothing: return ""
@@ -118,6 +122,8 @@ let commandUsages: [(name: String, usage: String, example: String, summary: Stri
      "drop the connection to the server: writes show at once and wait (kept on disk with --cache)"),
     ("online", "online", "online",
      "connect again: the collection resyncs, then the writes that waited are sent, each once, in order"),
+    ("record", "record FILE|stop", "record session.jsonl",
+     "record what the collection is given and tells, into FILE (kept up to date after each command; replay it with live-repl --replay FILE), or stop"),
     ("help", "help [COMMAND]", "help put", "list the commands, or explain one"),
     ("quit", "quit", "quit", "leave (end of input does too)"),
 ]

@@ -77,6 +77,12 @@ public enum CommandParser {
             }
         case "load":
             return .load(try loadRequest(&scanner))
+        case "record":
+            guard let (file, _) = scanner.word() else {
+                throw .usage(command: word, problem: "name the file to record into, or stop", usage: usage(of: word))
+            }
+            try scanner.end(command: word)
+            return .record(file == "stop" ? nil : file)
         case "sync":
             var seconds: Double?
             if let (text, _) = scanner.word() {

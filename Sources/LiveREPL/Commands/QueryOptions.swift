@@ -119,6 +119,15 @@ public struct QueryOptions: ParsableArguments, Sendable {
     }
 }
 
+extension QueryOptions {
+    /// Whether no option is given: priority order, no bounds, no limit,
+    /// no conditions, one section.
+    public var isDefault: Bool {
+        orderBy == "$priority" && limitFirst == nil && limitLast == nil && startAt == nil && endAt == nil
+            && equalTo == nil && sectionBy == nil && conditions.isEmpty
+    }
+}
+
 extension QueryOptions: Equatable {
     /// Whether every option is the same.
     public static func == (a: QueryOptions, b: QueryOptions) -> Bool {

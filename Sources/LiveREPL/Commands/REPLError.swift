@@ -28,6 +28,8 @@ public enum REPLError: Error, Sendable, Equatable, CustomStringConvertible {
     case outOfSync(command: String, seconds: Double, detail: String)
     /// Something the REPL does not expect of itself.
     case internalState(String)
+    /// A flight recording could not be read or written.
+    case recording(FlightRecordingError)
 
     /// The message the REPL prints, in English.
     public var description: String {
@@ -53,6 +55,8 @@ public enum REPLError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(command): \(what) did not match the server's answer to the query within \(seconds) s (\(detail))"
         case .internalState(let what):
             return "internal error: \(what)"
+        case .recording(let error):
+            return "recording: \(error)"
         }
     }
 }

@@ -69,7 +69,7 @@ public struct HumanOutput: Sendable {
         return lines
     }
 
-    private func operations(_ s: BatchStage) -> [String] {
+    func operations(_ s: BatchStage) -> [String] {
         func p(_ path: RowPath) -> String { "\(path.section).\(path.row)" }
         var ops: [String] = []
         if !s.deletedSections.isEmpty { ops.append(paint("delete section " + s.deletedSections.map(String.init).joined(separator: ","), "31")) }

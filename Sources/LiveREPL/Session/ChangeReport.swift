@@ -108,31 +108,17 @@ public struct ChangeReport: Sendable, Equatable {
 
 enum SingleSectionStages {
     /// The stages of a sorted collection's batch shown as the rows of one
-    /// section: updates, deletes, inserts and moves together, then the
-    /// reloads of moved rows whose content changed (UIKit forbids a reload
-    /// and a move of one row in one batch).
+    /// section (``BatchStage/singleSection(of:)``), with the count after each.
     /// With `keys` (the collection after the batch), each stage carries
     /// its ``StageContents``.
     @MainActor
     static func stages(of batch: CollectionBatch, keys: SortedCollection<REPLChild>? = nil) -> [ReportedStage] {
         let counts = [batch.newCount]
-        var first = BatchStage()
-        first.deletedRows = batch.deleted.map { RowPath(section: 0, row: $0) }
-        first.insertedRows = batch.inserted.map { RowPath(section: 0, row: $0) }
-        first.reloadedRows = batch.updated.map { RowPath(section: 0, row: $0) }
-        first.movedRows = batch.moved.map { RowMove(from: RowPath(section: 0, row: $0.from), to: RowPath(section: 0, row: $0.to)) }
-        var out: [ReportedStage] = []
-        if !first.isEmpty {
-            let contents = keys.map { keys in StageContents(insertedRows: batch.inserted.map { keys.key(at: $0) }) }
-            out.append(ReportedStage(stage: first, counts: counts, contents: contents))
+        return BatchStage.singleSection(of: batch).map { stage in
+            // Only the first stage inserts rows; the second reloads moved rows.
+            let contents = keys.map { keys in StageContents(insertedRows: stage.insertedRows.map { keys.key(at: $0.row) }) }
+            return ReportedStage(stage: stage, counts: counts, contents: contents)
         }
-        let movedAndChanged = batch.moved.filter(\.updated).map { RowPath(section: 0, row: $0.to) }
-        if !movedAndChanged.isEmpty {
-            var second = BatchStage()
-            second.reloadedRows = movedAndChanged
-            out.append(ReportedStage(stage: second, counts: counts, contents: keys.map { _ in StageContents() }))
-        }
-        return out
     }
 }
 

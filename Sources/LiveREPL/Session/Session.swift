@@ -82,12 +82,23 @@ public final class Session {
     public var onProgress: (@MainActor (LoadProgress) -> Void)?
     /// How long a write waits for its change to reach the collection.
     public var writeTimeout: Double = 5
+    /// The recording being kept, and the file it is written to (`record`).
+    var flight: (recorder: FlightRecorder, url: URL)?
 
     /// A session on `path` of `source`, with the query and sections of
     /// `options`, loading in `mode`, keeping its children in `cache` (with
     /// a server) between runs.
-    public init(source: SessionSource, path: String, options: QueryOptions, mode: LoadMode = .all,
-                opener: StreamOpener = .database(), cache: CollectionCache? = nil) throws(REPLError) {
+    public convenience init(source: SessionSource, path: String, options: QueryOptions, mode: LoadMode = .all,
+                            opener: StreamOpener = .database(), cache: CollectionCache? = nil) throws(REPLError) {
+        try self.init(source: source, path: path, options: options, query: nil, mode: mode, opener: opener, cache: cache,
+                      writer: .database())
+    }
+
+    /// A session as above, with `query` instead of the options' own when
+    /// given (a replay's, which options cannot always spell), and `writer`
+    /// for the collection's writes.
+    init(source: SessionSource, path: String, options: QueryOptions, query: DatabaseQuery?, mode: LoadMode,
+         opener: StreamOpener, cache: CollectionCache?, writer: WriteSender) throws(REPLError) {
         self.source = source
         self.cache = cache
         self.options = options
@@ -108,18 +119,19 @@ public final class Session {
             self.opener = .offline
         }
         firebase = try Self.collection(reference, options, mode, opener: self.opener,
-                                       cache: client == nil ? nil : cache)
+                                       cache: client == nil ? nil : cache, query: query, writer: writer)
         view = try SessionView(firebase.collection, sectionBy: options.sectionPath())
         recorder.attach(to: firebase, view: view)
     }
 
     static func collection(_ reference: DatabaseReference, _ options: QueryOptions, _ mode: LoadMode,
-                           opener: StreamOpener, cache: CollectionCache?) throws(REPLError)
+                           opener: StreamOpener, cache: CollectionCache?, query: DatabaseQuery? = nil,
+                           writer: WriteSender = .database()) throws(REPLError)
         -> FirebaseCollection<REPLDataSource> {
         do {
-            let collection = try FirebaseCollection(reference: reference, query: try options.query(), mode: mode,
+            let collection = try FirebaseCollection(reference: reference, query: try query ?? options.query(), mode: mode,
                                                     dataSource: REPLDataSource(sectionBy: try options.sectionPath()),
-                                                    opener: opener, cache: cache)
+                                                    opener: opener, cache: cache, writer: writer)
             collection.setFilter(try options.filter())
             return collection
         } catch let error as REPLError {
@@ -228,6 +240,7 @@ public final class Session {
             return .synced(children: try await waitUntilCurrent(command: "sync", seconds: seconds ?? writeTimeout))
         case .query(nil): return .text(queryLines())
         case .offline, .online: return .text(try connect(online: command == .online))
+        case .record(let file): return .text(try record(file))
         default: break
         }
         // A change: what the stream brought since the last command is not
@@ -248,6 +261,8 @@ public final class Session {
         }
         var report = recorder.take()
         report.prepended = prepended
+        if case .query = command { recordAgain() } else if case .load = command { recordAgain() }
+        saveRecording()
         return .change(report)
     }
 

@@ -1,0 +1,87 @@
+// FlightEntry+JSON.swift — an entry as one line of JSON, and back.
+//
+// Every line is an object with a member "k" naming its kind:
+//   {"k":"header","format":"livecollection-recording","version":1,"path":"/rooms",
+//    "query":{"orderBy":"\"score\""},"sectionBy":"team","redacted":true,"library":"0.1.0"}
+//   {"k":"state","value":{…}|null,"pending":[write…]}
+//   {"k":"connected"} {"k":"renewing"} {"k":"disconnected","reason":"…"}
+//   {"k":"ended","failure":null|{"kind":"permissionDenied","reason":"…"}}
+//   {"k":"put","path":"/a","data":…,"whole":false,"cached":false}
+//   {"k":"patch","path":"/","data":{…},"whole":false}
+//   {"k":"write","id":1,"write":{"set":"/a","value":…}} (as the write queue keeps writes)
+//   {"k":"outcome","id":1,"error":null|"…"}
+//   {"k":"change","n":1,"before":[2],"list":null|[2],"after":[3],
+//    "stages":[{"dr":[[0,1]],"ir":[[0,2]],…}],"events":[["child_added","k","p"|null]]}
+//   {"k":"rejected","change":4,"reason":"…"}
+import LiveModel
+import LiveSections
+
+extension FlightEntry {
+    /// The name a recording's header gives its format.
+    public static let format = "livecollection-recording"
+    /// The version of the format this library writes and reads.
+    public static let version = 1
+
+    /// The entry as one line of JSON (no newline inside).
+    public var jsonLine: String { json.jsonText(sortedKeys: true) }
+
+    var json: JSONValue {
+        switch self {
+        case .header(let h):
+            var query = JSONObject()
+            for (name, value) in h.query.restParameters { query[name] = .string(value) }
+            return object("header", ["format": .string(Self.format), "version": .number(Double(Self.version)),
+                                     "path": .string(h.path.description), "query": .object(query),
+                                     "sectionBy": h.sectionBy.map { .string($0.description) } ?? .null,
+                                     "redacted": .bool(h.isRedacted), "library": .string(h.library)])
+        case .state(let value, let pending):
+            return object("state", ["value": value ?? .null, "loaded": .bool(value != nil),
+                                    "pending": .array(pending.map { FlightEntry.write($0).json })])
+        case .message(.connected): return object("connected", [:])
+        case .message(.renewingCredential): return object("renewing", [:])
+        case .message(.disconnected(let reason)): return object("disconnected", ["reason": .string(reason)])
+        case .message(.ended(let failure)):
+            return object("ended", ["failure": failure.map { .object(["kind": .string($0.kind), "reason": .string($0.reason)]) } ?? .null])
+        case .message(.put(let path, let data, let whole, let cached)):
+            return object("put", ["path": .string(path.description), "data": data, "whole": .bool(whole), "cached": .bool(cached)])
+        case .message(.patch(let path, let data, let whole)):
+            return object("patch", ["path": .string(path.description), "data": data, "whole": .bool(whole)])
+        case .write(let w):
+            return object("write", ["id": .number(Double(w.id)), "write": w.write.json])
+        case .outcome(let id, let error):
+            return object("outcome", ["id": .number(Double(id)), "error": error.map { .string($0) } ?? .null])
+        case .change(let c):
+            return object("change", [
+                "n": .number(Double(c.number)), "before": counts(c.before), "list": c.list.map(counts) ?? .null,
+                "after": counts(c.after), "stages": .array(c.stages.map(Self.stageJSON)),
+                "events": .array(c.events.map { .array([.string($0.kind.rawValue), .string($0.key.string),
+                                                         $0.previousKey.map { .string($0.string) } ?? .null]) }),
+            ])
+        case .rejected(let change, let reason):
+            return object("rejected", ["change": .number(Double(change)), "reason": .string(reason)])
+        }
+    }
+
+    private func object(_ kind: String, _ members: JSONObject) -> JSONValue {
+        var members = members
+        members["k"] = .string(kind)
+        return .object(members)
+    }
+
+    private func counts(_ counts: [Int]) -> JSONValue { .array(counts.map { .number(Double($0)) }) }
+
+    private static func stageJSON(_ s: BatchStage) -> JSONValue {
+        var members = JSONObject()
+        func put(_ name: String, _ items: [JSONValue]) { if !items.isEmpty { members[name] = .array(items) } }
+        func path(_ p: RowPath) -> [JSONValue] { [.number(Double(p.section)), .number(Double(p.row))] }
+        put("ds", s.deletedSections.map { .number(Double($0)) })
+        put("is", s.insertedSections.map { .number(Double($0)) })
+        put("rs", s.reloadedSections.map { .number(Double($0)) })
+        put("ms", s.movedSections.map { .array([.number(Double($0.from)), .number(Double($0.to))]) })
+        put("dr", s.deletedRows.map { .array(path($0)) })
+        put("ir", s.insertedRows.map { .array(path($0)) })
+        put("rr", s.reloadedRows.map { .array(path($0)) })
+        put("mr", s.movedRows.map { .array(path($0.from) + path($0.to)) })
+        return .object(members)
+    }
+}

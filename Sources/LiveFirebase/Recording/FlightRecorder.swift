@@ -1,0 +1,190 @@
+// FlightRecorder.swift — a bounded recording of what a collection was
+// given and what it told, to be replayed where the failure can be seen.
+import Foundation
+import LiveModel
+import LiveSections
+
+/// Keeps a recording of one collection: its query and sections, the stream
+/// messages it received, the writes made through it and their outcomes,
+/// and what it told observers of each change (stages, child events, row
+/// counts before and after). `live-repl --replay FILE` rebuilds the same
+/// collection from it and says whether this version tells the same.
+///
+/// The recording is a ring bounded in bytes: when a new entry would pass
+/// ``limit``, the oldest go, folded into the state the recording starts
+/// from (the server's value where the kept entries start, and the writes
+/// then waiting), so what is kept always replays. That state is kept beside
+/// the ring, at the size of the collection's (redacted) data.
+///
+/// By default values are redacted: a recording keeps keys, the members the
+/// query orders by and the sections are read from, and replaces other
+/// values by their shape (see ``keepsValues``). Tokens are never recorded.
+///
+/// Attach it with ``FirebaseCollection/record(into:sectionBy:sections:)``.
+@MainActor
+public final class FlightRecorder {
+    /// The most bytes the kept entries take (their JSON lines with newlines).
+    public let limit: Int
+    /// Whether values are kept as they are instead of as their shape.
+    public let keepsValues: Bool
+    /// Written when a watched list refuses a stage (``watch(_:)``), if set.
+    public var exportOnRejection: URL?
+
+    /// The header and state the kept entries start from.
+    private var base: (header: FlightHeader, value: JSONValue?, pending: [FlightWrite])?
+    /// The kept entries and their lines, oldest first from `head`.
+    private var ring: [(entry: FlightEntry, line: String)] = []
+    private var head = 0
+    /// The bytes of the kept entries.
+    public private(set) var byteCount = 0
+    /// Entries dropped to stay within ``limit`` since the recording started.
+    public private(set) var droppedCount = 0
+    var redaction: FlightRedaction?
+    /// The change being gathered, and the number of the last one kept.
+    private var open: FlightChange?
+    public private(set) var changeCount = 0
+    /// The row counts after the last change (or when recording began).
+    var lastCounts: [Int] = []
+    /// Reads the row counts of every section now.
+    var counts: () -> [Int] = { [] }
+    /// Stops observing the collection.
+    var detach: [() -> Void] = []
+
+    /// A recorder keeping at most `limit` bytes of entries (1 MiB by
+    /// default), with values redacted unless `keepsValues`.
+    public init(limit: Int = 1 << 20, keepsValues: Bool = false) {
+        self.limit = max(limit, 1024)
+        self.keepsValues = keepsValues
+    }
+
+    /// The recording now: its header and state, then the kept entries.
+    /// - Complexity: O(size of the recording).
+    public var entries: [FlightEntry] {
+        guard let base else { return [] }
+        return [.header(base.header), .state(value: base.value, pending: base.pending)] + ring[head...].map(\.entry)
+    }
+
+    /// The recording as JSON lines, one entry per line (see ``FlightRecording``).
+    /// - Complexity: O(size of the recording).
+    public func jsonLines() -> String {
+        guard let base else { return "" }
+        var text = FlightEntry.header(base.header).jsonLine + "\n"
+            + FlightEntry.state(value: base.value, pending: base.pending).jsonLine + "\n"
+        for item in ring[head...] { text += item.line + "\n" }
+        return text
+    }
+
+    /// Writes the recording to `url`, replacing it whole (never a torn file).
+    /// - Throws: ``FlightRecordingError`` (line 0) when the file cannot be written.
+    public func write(to url: URL) throws(FlightRecordingError) {
+        do { try Data(jsonLines().utf8).write(to: url, options: .atomic) } catch {
+            throw FlightRecordingError(line: 0, "cannot write \(url.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Stops recording; what was recorded stays.
+    public func stop() {
+        close()
+        for cancel in detach { cancel() }
+        detach.removeAll()
+    }
+
+    // MARK: Entries
+
+    /// Starts a recording, or a new part of it (a new query or sections),
+    /// from what the collection holds now.
+    func begin(_ header: FlightHeader, value: JSONValue?, pending: [FlightWrite]) {
+        close()
+        redaction = header.isRedacted ? FlightRedaction(query: header.query, sectionBy: header.sectionBy) : nil
+        let value = value.map { v in redaction.map { $0.redact(v, at: .root) } ?? v }
+        let pending = pending.map { FlightWrite(id: $0.id, write: redaction?.redact($0.write) ?? $0.write) }
+        if base == nil {
+            base = (header, value, pending)
+        } else {
+            append(.header(header))
+            append(.state(value: value, pending: pending))
+        }
+    }
+
+    /// Keeps `entry`, dropping the oldest entries past ``limit``.
+    func append(_ entry: FlightEntry) {
+        let line = entry.jsonLine
+        ring.append((entry, line))
+        byteCount += line.utf8.count + 1
+        while byteCount > limit, head < ring.count - 1 { dropOldest() }
+        if head > 64, head * 2 > ring.count {
+            ring.removeFirst(head)
+            head = 0
+        }
+    }
+
+    /// Folds the oldest kept entry into the state the recording starts from.
+    private func dropOldest() {
+        let (entry, line) = ring[head]
+        head += 1
+        byteCount -= line.utf8.count + 1
+        droppedCount += 1
+        guard var b = base else { return }
+        switch entry {
+        case .header(let header): b = (header, nil, [])
+        case .state(let value, let pending): b.value = value; b.pending = pending
+        case .message(.put(let path, let data, _, _)): b.value = (b.value ?? .null).replacing(path.keys[...], with: data)
+        case .message(.patch(let path, .object(let members), _)):
+            var value = b.value ?? .null
+            for (name, member) in members {
+                guard let relative = try? DatabasePath(name), let full = try? path.appending(relative) else { continue }
+                value = value.replacing(full.keys[...], with: member)
+            }
+            b.value = value
+        case .write(let write): b.pending.append(write)
+        case .outcome(let id, _): b.pending.removeAll { $0.id == id }
+        case .message, .change, .rejected: break
+        }
+        base = b
+    }
+
+    // MARK: Changes
+
+    /// Keeps what the collection was given, after the change before it.
+    func note(_ input: FlightEntry) {
+        close()
+        append(input)
+    }
+
+    /// Notes stages told to observers, in the change being gathered.
+    func note(stages: [BatchStage]) {
+        let nonEmpty = stages.filter { !$0.isEmpty }
+        guard !nonEmpty.isEmpty else { return }
+        openChange()
+        open?.stages += nonEmpty
+    }
+
+    /// Notes a child event, in the change being gathered.
+    func note(event: ChildEvent) {
+        openChange()
+        open?.events.append(FlightEvent(kind: event.kind, key: event.key, previousKey: event.previousKey))
+    }
+
+    /// Notes the counts a list's data source reported when the change
+    /// reached it (its first stage only).
+    func note(listCounts: [Int]) {
+        openChange()
+        if open?.list == nil { open?.list = listCounts }
+    }
+
+    /// Closes the change being gathered (Firebase's value event), if it told anything.
+    package func close() {
+        guard var change = open else { return }
+        open = nil
+        guard !change.events.isEmpty || !change.stages.isEmpty else { return }
+        changeCount += 1
+        change.number = changeCount
+        change.after = counts()
+        lastCounts = change.after
+        append(.change(change))
+    }
+
+    private func openChange() {
+        if open == nil { open = FlightChange(number: 0, before: lastCounts, list: nil, stages: [], after: [], events: []) }
+    }
+}

@@ -1,0 +1,226 @@
+// FlightRecording.swift — a recording read back from its JSON lines.
+import Foundation
+import LiveModel
+import LiveSections
+
+/// Why a recording could not be read: the line, and what is wrong with it.
+public struct FlightRecordingError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The line, counted from 1 (0 for the file as a whole).
+    public let line: Int
+    /// What is wrong.
+    public let reason: String
+
+    /// An error at `line`.
+    public init(line: Int, _ reason: String) {
+        self.line = line
+        self.reason = reason
+    }
+
+    /// The error as `line N: reason`.
+    public var description: String { line == 0 ? reason : "line \(line): \(reason)" }
+}
+
+/// A flight recording read back: its entries, in order. The first is a
+/// ``FlightEntry/header(_:)``, the second a ``FlightEntry/state(value:pending:)``.
+public struct FlightRecording: Sendable, Equatable {
+    /// The entries, in the order they were recorded.
+    public let entries: [FlightEntry]
+
+    /// Reads a recording from its JSON lines (``FlightRecorder/jsonLines()``).
+    /// - Throws: ``FlightRecordingError`` for a file that is not a recording
+    ///   (another format, a newer version), a torn or unreadable line, or a
+    ///   recording without its header and state.
+    /// - Complexity: O(length of the text).
+    public init(jsonLines text: String) throws(FlightRecordingError) {
+        var entries: [FlightEntry] = []
+        var number = 0
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            number += 1
+            if line.allSatisfy(\.isWhitespace) { continue }
+            let value: JSONValue
+            do { value = try JSONValue(parsing: String(line)) } catch {
+                throw FlightRecordingError(line: number, "not JSON (a torn or edited file?): \(error.description)")
+            }
+            entries.append(try FlightEntryReader(line: number).entry(value, first: entries.isEmpty))
+        }
+        guard case .header? = entries.first else { throw FlightRecordingError(line: 0, "empty: no header line") }
+        guard entries.count >= 2, case .state = entries[1] else {
+            throw FlightRecordingError(line: 2, "the recording has no state after its header")
+        }
+        self.entries = entries
+    }
+
+    /// Reads the recording in `url`.
+    /// - Throws: ``FlightRecordingError`` (line 0) when the file cannot be
+    ///   read, or as ``init(jsonLines:)``.
+    public init(contentsOf url: URL) throws(FlightRecordingError) {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw FlightRecordingError(line: 0, "cannot read \(url.path): \(error.localizedDescription)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw FlightRecordingError(line: 0, "\(url.path) is not UTF-8 text")
+        }
+        try self.init(jsonLines: text)
+    }
+
+    /// The recording's header: the location, query and sections it starts with.
+    public var header: FlightHeader {
+        guard case .header(let header) = entries[0] else { preconditionFailure("checked when read") }
+        return header
+    }
+
+    /// The changes it holds, in order.
+    public var changes: [FlightChange] {
+        entries.compactMap { if case .change(let c) = $0 { return c } else { return nil } }
+    }
+}
+
+/// Reads one line's entry, with errors naming the line.
+struct FlightEntryReader {
+    let line: Int
+
+    func fail(_ reason: String) -> FlightRecordingError { FlightRecordingError(line: line, reason) }
+
+    func entry(_ value: JSONValue, first: Bool) throws(FlightRecordingError) -> FlightEntry {
+        guard case .object(let o) = value else { throw fail("an entry is a JSON object") }
+        let kind = try string(o, "k")
+        if first, kind != "header" { throw fail("not a LiveCollection recording: it does not start with a header") }
+        switch kind {
+        case "header": return .header(try header(o))
+        case "state":
+            let pending = try array(o, "pending").map { (v) throws(FlightRecordingError) -> FlightWrite in
+                guard case .object(let w) = v else { throw fail("a pending write is an object") }
+                return try write(w)
+            }
+            return .state(value: try bool(o, "loaded") ? (o["value"] ?? .null) : nil, pending: pending)
+        case "connected": return .message(.connected)
+        case "renewing": return .message(.renewingCredential)
+        case "disconnected": return .message(.disconnected(reason: try string(o, "reason")))
+        case "ended":
+            guard case .object(let f)? = o["failure"] else { return .message(.ended(nil)) }
+            return .message(.ended(FlightFailure(kind: try string(f, "kind"), reason: try string(f, "reason"))))
+        case "put":
+            return .message(.put(path: try path(o, "path"), data: try member(o, "data"), isWhole: try bool(o, "whole"),
+                                 isCached: try bool(o, "cached")))
+        case "patch":
+            return .message(.patch(path: try path(o, "path"), data: try member(o, "data"), isWhole: try bool(o, "whole")))
+        case "write": return .write(try write(o))
+        case "outcome": return .outcome(id: try int(o, "id"), error: o["error"]?.stringValue)
+        case "change": return .change(try change(o))
+        case "rejected": return .rejected(change: try int(o, "change"), reason: try string(o, "reason"))
+        default: throw fail("unknown entry kind \"\(kind)\" (made by a newer version?)")
+        }
+    }
+
+    private func header(_ o: JSONObject) throws(FlightRecordingError) -> FlightHeader {
+        guard o["format"]?.stringValue == FlightEntry.format else { throw fail("not a LiveCollection recording") }
+        let version = try int(o, "version")
+        guard version == FlightEntry.version else {
+            throw fail("format version \(version); this library reads version \(FlightEntry.version)")
+        }
+        guard case .object(let q)? = o["query"] else { throw fail("the header has no query") }
+        var parameters: [String: String] = [:]
+        for (name, value) in q {
+            guard let text = value.stringValue else { throw fail("query parameter \(name) is not a string") }
+            parameters[name] = text
+        }
+        let query: DatabaseQuery
+        do { query = try DatabaseQuery(parameters: parameters) ?? DatabaseQuery() } catch {
+            throw fail("the header's query: \(error.description)")
+        }
+        let sectionBy: DatabasePath? = o["sectionBy"]?.isNull == false ? try path(o, "sectionBy") : nil
+        return FlightHeader(path: try path(o, "path"), query: query, sectionBy: sectionBy,
+                            isRedacted: try bool(o, "redacted"), library: try string(o, "library"))
+    }
+
+    private func write(_ o: JSONObject) throws(FlightRecordingError) -> FlightWrite {
+        let id = try int(o, "id")
+        do { return FlightWrite(id: id, write: try DatabaseWrite(json: try member(o, "write"))) } catch let error as DatabaseError {
+            throw fail("write \(id): \(error.description)")
+        } catch {
+            throw error as! FlightRecordingError
+        }
+    }
+
+    private func change(_ o: JSONObject) throws(FlightRecordingError) -> FlightChange {
+        let stages = try array(o, "stages").map { (v) throws(FlightRecordingError) -> BatchStage in try stage(v) }
+        let events = try array(o, "events").map { (v) throws(FlightRecordingError) -> FlightEvent in
+            guard case .array(let e) = v, e.count == 3, let name = e[0].stringValue,
+                  let kind = ChildEvent.Kind(rawValue: name), let key = e[1].stringValue.flatMap({ try? Key($0) })
+            else { throw fail("an event is [kind, key, previous key]") }
+            let previous: Key?
+            if e[2].isNull { previous = nil } else {
+                guard let p = e[2].stringValue.flatMap({ try? Key($0) }) else { throw fail("an event's previous key") }
+                previous = p
+            }
+            return FlightEvent(kind: kind, key: key, previousKey: previous)
+        }
+        let list: [Int]? = o["list"]?.isNull == false ? try ints(o, "list") : nil
+        return FlightChange(number: try int(o, "n"), before: try ints(o, "before"), list: list, stages: stages,
+                            after: try ints(o, "after"), events: events)
+    }
+
+    private func stage(_ v: JSONValue) throws(FlightRecordingError) -> BatchStage {
+        guard case .object(let o) = v else { throw fail("a stage is an object") }
+        func numbers(_ name: String, _ width: Int) throws(FlightRecordingError) -> [[Int]] {
+            guard let items = o[name] else { return [] }
+            guard case .array(let list) = items else { throw fail("stage member \(name) is an array") }
+            return try list.map { (item) throws(FlightRecordingError) -> [Int] in
+                let numbers = width == 1 ? [item] : (item.arrayValue ?? [])
+                guard numbers.count == width else { throw fail("stage member \(name) holds lists of \(width)") }
+                return try numbers.map { (n) throws(FlightRecordingError) -> Int in try integer(n, name) }
+            }
+        }
+        let row = { (n: [Int], at: Int) in RowPath(section: n[at], row: n[at + 1]) }
+        return BatchStage(
+            deletedSections: try numbers("ds", 1).map { $0[0] }, insertedSections: try numbers("is", 1).map { $0[0] },
+            reloadedSections: try numbers("rs", 1).map { $0[0] },
+            movedSections: try numbers("ms", 2).map { SectionMove(from: $0[0], to: $0[1]) },
+            deletedRows: try numbers("dr", 2).map { row($0, 0) }, insertedRows: try numbers("ir", 2).map { row($0, 0) },
+            reloadedRows: try numbers("rr", 2).map { row($0, 0) },
+            movedRows: try numbers("mr", 4).map { RowMove(from: row($0, 0), to: row($0, 2)) })
+    }
+
+    // MARK: Members
+
+    private func member(_ o: JSONObject, _ name: String) throws(FlightRecordingError) -> JSONValue {
+        guard let value = o[name] else { throw fail("no member \"\(name)\"") }
+        return value
+    }
+
+    private func string(_ o: JSONObject, _ name: String) throws(FlightRecordingError) -> String {
+        guard let text = try member(o, name).stringValue else { throw fail("member \"\(name)\" is not a string") }
+        return text
+    }
+
+    private func bool(_ o: JSONObject, _ name: String) throws(FlightRecordingError) -> Bool {
+        guard let flag = try member(o, name).boolValue else { throw fail("member \"\(name)\" is not true or false") }
+        return flag
+    }
+
+    private func integer(_ v: JSONValue, _ name: String) throws(FlightRecordingError) -> Int {
+        guard let n = v.numberValue, n >= 0, n <= 1e15, n == n.rounded() else {
+            throw fail("member \"\(name)\" holds a number that is not a count")
+        }
+        return Int(n)
+    }
+
+    private func int(_ o: JSONObject, _ name: String) throws(FlightRecordingError) -> Int {
+        try integer(try member(o, name), name)
+    }
+
+    private func ints(_ o: JSONObject, _ name: String) throws(FlightRecordingError) -> [Int] {
+        try array(o, name).map { (v) throws(FlightRecordingError) -> Int in try integer(v, name) }
+    }
+
+    private func array(_ o: JSONObject, _ name: String) throws(FlightRecordingError) -> [JSONValue] {
+        guard case .array(let items) = try member(o, name) else { throw fail("member \"\(name)\" is not an array") }
+        return items
+    }
+
+    private func path(_ o: JSONObject, _ name: String) throws(FlightRecordingError) -> DatabasePath {
+        let text = try string(o, name)
+        do { return try DatabasePath(text) } catch { throw fail("member \"\(name)\": \(error)") }
+    }
+}

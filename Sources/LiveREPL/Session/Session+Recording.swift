@@ -1,0 +1,77 @@
+// Session+Recording.swift — a session kept in a flight recording (`record
+// FILE`, `--record FILE`), written after each command.
+import Foundation
+import LiveFirebase
+import LiveModel
+
+extension Session {
+    /// Records the session into `url` from now on: the collection as it is
+    /// now, then what it is given and what it tells. The file is written
+    /// after every command and by ``finishRecording()``; a new query,
+    /// sections or load mode starts a new part of it.
+    /// - Parameters:
+    ///   - limit: The most bytes of entries kept (the oldest go first).
+    ///   - keepsValues: Keep values as they are, not only keys, sort and
+    ///     section values.
+    /// - Throws: ``REPLError/recording(_:)`` when the file cannot be written.
+    public func startRecording(to url: URL, limit: Int = 1 << 20, keepsValues: Bool = false) throws(REPLError) {
+        flight?.recorder.stop()
+        let recorder = FlightRecorder(limit: limit, keepsValues: keepsValues)
+        flight = (recorder, url)
+        attachRecorder()
+        do { try recorder.write(to: url) } catch {
+            recorder.stop()
+            flight = nil
+            throw .recording(error)
+        }
+    }
+
+    /// Writes the recording a last time and stops it.
+    /// - Throws: ``REPLError/recording(_:)`` when the file cannot be written.
+    public func finishRecording() throws(REPLError) {
+        guard let (recorder, url) = flight else { return }
+        flight = nil
+        recorder.stop()
+        do { try recorder.write(to: url) } catch { throw .recording(error) }
+    }
+
+    /// `record FILE` and `record stop`.
+    func record(_ file: String?) throws(REPLError) -> [String] {
+        guard let file else {
+            guard let url = flight?.url else { return ["not recording"] }
+            try finishRecording()
+            return ["recorded into \(url.path)"]
+        }
+        let url = URL(fileURLWithPath: file)
+        try startRecording(to: url)
+        return ["recording into \(url.path); replay it with live-repl --replay \(file)"]
+    }
+
+    /// Records the collection as it is now, as a new part (a new query,
+    /// sections or load mode).
+    func recordAgain() {
+        guard flight != nil else { return }
+        attachRecorder()
+    }
+
+    private func attachRecorder() {
+        guard let recorder = flight?.recorder else { return }
+        attach(recorder)
+    }
+
+    /// Records the collection and its sections into `recorder`.
+    func attach(_ recorder: FlightRecorder) {
+        if let sectioned = view.sectioned {
+            firebase.record(into: recorder, sectionBy: view.sectionPath, sections: sectioned)
+        } else {
+            firebase.record(into: recorder)
+        }
+    }
+
+    /// Writes the recording (after each command). A file that cannot be
+    /// written is said once, by the next `record` or at the end.
+    func saveRecording() {
+        guard let (recorder, url) = flight else { return }
+        try? recorder.write(to: url)
+    }
+}
