@@ -31,8 +31,8 @@ extension FirebaseCollection {
             recorder.detach.append { token.cancel() }
         }
         recorder.lastCounts = recorder.counts()
-        recorder.begin(header, value: hasLoaded ? recordedValue() : nil,
-                       pending: writeQueue.entries.map { FlightWrite(id: $0.id, write: $0.write) })
+        recorder.begin(header, FlightState(value: recordedValue(), isComplete: view.isComplete,
+                                           pending: writeQueue.entries.map { FlightWrite(id: $0.id, write: $0.write) }))
         let events = observeChildEvents { [unowned recorder] in recorder.note(event: $0) }
         let values = observeValue { [unowned recorder] in recorder.close() }
         recorder.detach.append { [weak self] in
@@ -69,7 +69,10 @@ extension FirebaseCollection {
             recorder.note(.message(.put(path: payload.path, data: redaction?.redact(data, at: payload.path) ?? data,
                                         isWhole: isWholeData, isCached: fromCache)))
         case .patch(let payload):
-            let data = payload.data.value
+            // From its updates: a member set to null (a deletion) is not in its data.
+            let data = JSONValue.object(JSONObject(payload.updates.map { update in
+                (update.path.relativeText, update.value.exists ? update.value.value : .null)
+            }, uniquingKeysWith: { _, last in last }))
             recorder.note(.message(.patch(path: payload.path, data: redaction?.redactPatch(data, at: payload.path) ?? data,
                                           isWhole: isWholeData)))
         case .disconnected(let error, _): recorder.note(.message(.disconnected(reason: error.description)))
@@ -92,13 +95,13 @@ extension FirebaseCollection {
 
 extension FlightRecorder {
     /// Notes, with each change, the row counts `list`'s data source reported
-    /// when the change reached it, and keeps a stage it refuses (what UIKit
+    /// after its last stage, and keeps a stage it refuses (what UIKit
     /// raises for) as a ``FlightEntry/rejected(change:reason:)`` entry; with
     /// ``exportOnRejection`` set, the recording is then written there.
     public func watch(_ list: CheckingListTarget) {
-        list.onBatch = { [weak self] stage, before, error in
+        list.onBatch = { [weak self] _, reported, error in
             guard let self else { return }
-            note(listCounts: before)
+            note(listCounts: reported)
             guard let error else { return }
             // Within the change being told, which it belongs to.
             append(.rejected(change: changeCount + 1, reason: error.description))

@@ -3,7 +3,7 @@
 // Every line is an object with a member "k" naming its kind:
 //   {"k":"header","format":"livecollection-recording","version":1,"path":"/rooms",
 //    "query":{"orderBy":"\"score\""},"sectionBy":"team","redacted":true,"library":"0.1.0"}
-//   {"k":"state","value":{…}|null,"pending":[write…]}
+//   {"k":"state","value":{…}|null,"complete":true,"pending":[write…]}
 //   {"k":"connected"} {"k":"renewing"} {"k":"disconnected","reason":"…"}
 //   {"k":"ended","failure":null|{"kind":"permissionDenied","reason":"…"}}
 //   {"k":"put","path":"/a","data":…,"whole":false,"cached":false}
@@ -34,9 +34,9 @@ extension FlightEntry {
                                      "path": .string(h.path.description), "query": .object(query),
                                      "sectionBy": h.sectionBy.map { .string($0.description) } ?? .null,
                                      "redacted": .bool(h.isRedacted), "library": .string(h.library)])
-        case .state(let value, let pending):
-            return object("state", ["value": value ?? .null, "loaded": .bool(value != nil),
-                                    "pending": .array(pending.map { FlightEntry.write($0).json })])
+        case .state(let state):
+            return object("state", ["value": state.value, "complete": .bool(state.isComplete),
+                                    "pending": .array(state.pending.map { FlightEntry.write($0).json })])
         case .message(.connected): return object("connected", [:])
         case .message(.renewingCredential): return object("renewing", [:])
         case .message(.disconnected(let reason)): return object("disconnected", ["reason": .string(reason)])

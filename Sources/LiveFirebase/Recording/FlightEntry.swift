@@ -10,10 +10,8 @@ public enum FlightEntry: Sendable, Equatable {
     /// The location, query and sections: the first line of a recording,
     /// and again wherever the query or the sections changed.
     case header(FlightHeader)
-    /// What the collection held where the recording's kept entries start:
-    /// the server's value (nil before the first whole value came) and the
-    /// local writes not yet answered.
-    case state(value: JSONValue?, pending: [FlightWrite])
+    /// What the collection held where the recording's kept entries start.
+    case state(FlightState)
     /// A message, as the stream (or ``FirebaseCollection/receive(_:)``) gave it.
     case message(FlightMessage)
     /// A write made through the collection, shown at once.
@@ -50,6 +48,24 @@ public struct FlightHeader: Sendable, Equatable {
         self.sectionBy = sectionBy
         self.isRedacted = isRedacted
         self.library = library
+    }
+}
+
+/// What a collection held where a recording (or a part of it) starts.
+public struct FlightState: Sendable, Equatable {
+    /// The children the server sent (the location's value), null for none.
+    public var value: JSONValue
+    /// Whether that is the whole value (a whole value came), or only the
+    /// children known so far.
+    public var isComplete: Bool
+    /// The local writes not yet answered, oldest first.
+    public var pending: [FlightWrite]
+
+    /// A state holding `value`.
+    public init(value: JSONValue = .null, isComplete: Bool = false, pending: [FlightWrite] = []) {
+        self.value = value
+        self.isComplete = isComplete
+        self.pending = pending
     }
 }
 
@@ -117,9 +133,9 @@ public struct FlightChange: Sendable, Equatable {
     public var number: Int
     /// The row count of every section before the change.
     public var before: [Int]
-    /// The row counts a list view's data source reported when the change
-    /// reached it (with ``FlightRecorder/watch(_:)``); they differ from
-    /// ``before`` when the app changed the list's data outside a batch.
+    /// The row counts a list view's data source reported after the
+    /// change's last stage (with ``FlightRecorder/watch(_:)``); they differ
+    /// from ``after`` when the app changed the list's data outside a batch.
     public var list: [Int]?
     /// The stages a list view applies, one after another.
     public var stages: [BatchStage]

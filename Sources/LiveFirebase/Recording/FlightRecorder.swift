@@ -31,7 +31,7 @@ public final class FlightRecorder {
     public var exportOnRejection: URL?
 
     /// The header and state the kept entries start from.
-    private var base: (header: FlightHeader, value: JSONValue?, pending: [FlightWrite])?
+    private var base: (header: FlightHeader, state: FlightState)?
     /// The kept entries and their lines, oldest first from `head`.
     private var ring: [(entry: FlightEntry, line: String)] = []
     private var head = 0
@@ -61,7 +61,7 @@ public final class FlightRecorder {
     /// - Complexity: O(size of the recording).
     public var entries: [FlightEntry] {
         guard let base else { return [] }
-        return [.header(base.header), .state(value: base.value, pending: base.pending)] + ring[head...].map(\.entry)
+        return [.header(base.header), .state(base.state)] + ring[head...].map(\.entry)
     }
 
     /// The recording as JSON lines, one entry per line (see ``FlightRecording``).
@@ -69,7 +69,7 @@ public final class FlightRecorder {
     public func jsonLines() -> String {
         guard let base else { return "" }
         var text = FlightEntry.header(base.header).jsonLine + "\n"
-            + FlightEntry.state(value: base.value, pending: base.pending).jsonLine + "\n"
+            + FlightEntry.state(base.state).jsonLine + "\n"
         for item in ring[head...] { text += item.line + "\n" }
         return text
     }
@@ -93,16 +93,19 @@ public final class FlightRecorder {
 
     /// Starts a recording, or a new part of it (a new query or sections),
     /// from what the collection holds now.
-    func begin(_ header: FlightHeader, value: JSONValue?, pending: [FlightWrite]) {
+    func begin(_ header: FlightHeader, _ state: FlightState) {
         close()
         redaction = header.isRedacted ? FlightRedaction(query: header.query, sectionBy: header.sectionBy) : nil
-        let value = value.map { v in redaction.map { $0.redact(v, at: .root) } ?? v }
-        let pending = pending.map { FlightWrite(id: $0.id, write: redaction?.redact($0.write) ?? $0.write) }
+        var state = state
+        if let redaction {
+            state.value = redaction.redact(state.value, at: .root)
+            state.pending = state.pending.map { FlightWrite(id: $0.id, write: redaction.redact($0.write)) }
+        }
         if base == nil {
-            base = (header, value, pending)
+            base = (header, state)
         } else {
             append(.header(header))
-            append(.state(value: value, pending: pending))
+            append(.state(state))
         }
     }
 
@@ -111,7 +114,10 @@ public final class FlightRecorder {
         let line = entry.jsonLine
         ring.append((entry, line))
         byteCount += line.utf8.count + 1
+        guard byteCount > limit else { return }
         while byteCount > limit, head < ring.count - 1 { dropOldest() }
+        // What the dropped input told goes with it: a replay starts at an input.
+        while head < ring.count - 1, ring[head].entry.isOutput { dropOldest() }
         if head > 64, head * 2 > ring.count {
             ring.removeFirst(head)
             head = 0
@@ -126,18 +132,18 @@ public final class FlightRecorder {
         droppedCount += 1
         guard var b = base else { return }
         switch entry {
-        case .header(let header): b = (header, nil, [])
-        case .state(let value, let pending): b.value = value; b.pending = pending
-        case .message(.put(let path, let data, _, _)): b.value = (b.value ?? .null).replacing(path.keys[...], with: data)
+        case .header(let header): b = (header, FlightState())
+        case .state(let state): b.state = state
+        case .message(.put(let path, let data, _, _)):
+            b.state.value = b.state.value.replacing(path.keys[...], with: data)
+            if path.isRoot { b.state.isComplete = true }
         case .message(.patch(let path, .object(let members), _)):
-            var value = b.value ?? .null
             for (name, member) in members {
                 guard let relative = try? DatabasePath(name), let full = try? path.appending(relative) else { continue }
-                value = value.replacing(full.keys[...], with: member)
+                b.state.value = b.state.value.replacing(full.keys[...], with: member)
             }
-            b.value = value
-        case .write(let write): b.pending.append(write)
-        case .outcome(let id, _): b.pending.removeAll { $0.id == id }
+        case .write(let write): b.state.pending.append(write)
+        case .outcome(let id, _): b.state.pending.removeAll { $0.id == id }
         case .message, .change, .rejected: break
         }
         base = b
@@ -165,11 +171,11 @@ public final class FlightRecorder {
         open?.events.append(FlightEvent(kind: event.kind, key: event.key, previousKey: event.previousKey))
     }
 
-    /// Notes the counts a list's data source reported when the change
-    /// reached it (its first stage only).
+    /// Notes the counts a list's data source reported after a stage of
+    /// the change being gathered (the last one's are kept).
     func note(listCounts: [Int]) {
         openChange()
-        if open?.list == nil { open?.list = listCounts }
+        open?.list = listCounts
     }
 
     /// Closes the change being gathered (Firebase's value event), if it told anything.
@@ -186,5 +192,16 @@ public final class FlightRecorder {
 
     private func openChange() {
         if open == nil { open = FlightChange(number: 0, before: lastCounts, list: nil, stages: [], after: [], events: []) }
+    }
+}
+
+extension FlightEntry {
+    /// Whether the entry is what the collection told (a change or a
+    /// refused stage), not what it was given.
+    var isOutput: Bool {
+        switch self {
+        case .change, .rejected: return true
+        case .header, .state, .message, .write, .outcome: return false
+        }
     }
 }

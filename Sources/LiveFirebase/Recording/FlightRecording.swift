@@ -21,7 +21,7 @@ public struct FlightRecordingError: Error, Sendable, Equatable, CustomStringConv
 }
 
 /// A flight recording read back: its entries, in order. The first is a
-/// ``FlightEntry/header(_:)``, the second a ``FlightEntry/state(value:pending:)``.
+/// ``FlightEntry/header(_:)``, the second a ``FlightEntry/state(_:)``.
 public struct FlightRecording: Sendable, Equatable {
     /// The entries, in the order they were recorded.
     public let entries: [FlightEntry]
@@ -93,7 +93,7 @@ struct FlightEntryReader {
                 guard case .object(let w) = v else { throw fail("a pending write is an object") }
                 return try write(w)
             }
-            return .state(value: try bool(o, "loaded") ? (o["value"] ?? .null) : nil, pending: pending)
+            return .state(FlightState(value: try member(o, "value"), isComplete: try bool(o, "complete"), pending: pending))
         case "connected": return .message(.connected)
         case "renewing": return .message(.renewingCredential)
         case "disconnected": return .message(.disconnected(reason: try string(o, "reason")))

@@ -11,12 +11,15 @@ public enum ReplayVerdict: Sendable, Equatable {
     case identical(changes: Int)
     /// The replay stopped after change `changes` (`--until`), all the same so far.
     case stopped(changes: Int)
-    /// Before change `change`, the list's data source reported `reported`
+    /// After change `change`, the list's data source reported `reported`
     /// rows while the collection had told `told`: the app changed the
     /// list's data outside a batch.
     case changedOutsideBatch(change: Int, reported: [Int], told: [Int])
-    /// Change `change` was told differently: a defect in LiveCollection.
-    case differs(change: Int, recorded: FlightChange, replayed: FlightChange?)
+    /// Change `change` was told differently: a defect in LiveCollection,
+    /// unless `startsWithWrites` (the recording starts with writes waiting,
+    /// which a replay sends before its state: where they met older data, it
+    /// can differ).
+    case differs(change: Int, recorded: FlightChange, replayed: FlightChange?, startsWithWrites: Bool = false)
 
     /// The verdict in a few lines, as `live-repl --replay` prints it.
     public var lines: [String] {
@@ -24,10 +27,13 @@ public enum ReplayVerdict: Sendable, Equatable {
         case .identical(let n): return ["replayed \(n) changes, identical"]
         case .stopped(let n): return ["replayed \(n) changes, identical so far; stopped (--until \(n))"]
         case .changedOutsideBatch(let n, let reported, let told):
-            return ["change \(n): the list's data source reported counts \(reported) before it, but the collection had told \(told):",
-                    "the app changed the list's data outside a batch before change \(n) (not a defect of LiveCollection)"]
-        case .differs(let n, let recorded, let replayed):
-            var lines = ["change \(n) differs: a defect in LiveCollection; file the recording with this output"]
+            return ["change \(n): the list's data source reported counts \(reported) after it, but the collection told \(told):",
+                    "the app changed the list's data outside a batch, before or during change \(n) (not a defect of LiveCollection)"]
+        case .differs(let n, let recorded, let replayed, let startsWithWrites):
+            var lines = startsWithWrites
+                ? ["change \(n) differs; the recording starts with writes waiting (its bound cut through them, or it began while they waited),",
+                   "which the replay sends before the data it starts from: record with a larger bound to tell a defect from that"]
+                : ["change \(n) differs: a defect in LiveCollection; file the recording with this output"]
             lines += Self.describe("recorded", recorded)
             if let replayed { lines += Self.describe("replayed", replayed) } else { lines.append("  replayed: nothing was told") }
             return lines
@@ -58,6 +64,8 @@ public final class FlightReplay {
     /// Recorded changes compared, and replayed changes before the part being replayed.
     private var compared = 0
     private var skipped = 0
+    /// Whether the part being replayed starts with writes waiting.
+    private var startsWithWrites = false
 
     /// A replay of `recording`.
     public init(_ recording: FlightRecording) { self.recording = recording }
@@ -71,7 +79,7 @@ public final class FlightReplay {
         for entry in recording.entries {
             switch entry {
             case .header(let header): try start(header)
-            case .state(let value, let pending): try await restore(value, pending)
+            case .state(let state): try await restore(state)
             case .message(let message):
                 do { try await session?.firebase.replay(message) } catch { throw .database(error) }
             case .write(let write): try makeWrite(write)
@@ -121,14 +129,24 @@ public final class FlightReplay {
     }
 
     /// The state a part starts from: its changes are not compared.
-    private func restore(_ value: JSONValue?, _ pending: [FlightWrite]) async throws(REPLError) {
+    private func restore(_ state: FlightState) async throws(REPLError) {
         guard let session else { return }
-        if let value {
-            do { try await session.firebase.replay(.put(path: .root, data: value, isWhole: false, isCached: false)) } catch {
-                throw .database(error)
-            }
+        // The whole value as a first load; only some children as a patch of
+        // them, which leaves the view incomplete, as it was.
+        let message: FlightMessage? = if state.isComplete {
+            .put(path: .root, data: state.value, isWhole: false, isCached: false)
+        } else if case .object = state.value {
+            .patch(path: .root, data: state.value, isWhole: false)
+        } else {
+            nil
         }
-        for write in pending { try makeWrite(write) }
+        // Writes still waiting were sent before the data that follows the
+        // state (and maybe before some of the data folded into it).
+        startsWithWrites = !state.pending.isEmpty
+        for write in state.pending { try makeWrite(write) }
+        if let message {
+            do { try await session.firebase.replay(message) } catch { throw .database(error) }
+        }
         recorder.close()
         skipped = replayedChanges.count
     }
@@ -146,14 +164,14 @@ public final class FlightReplay {
     private func compare(_ recorded: FlightChange) -> ReplayVerdict? {
         recorder.close()
         compared += 1
-        if let list = recorded.list, list != recorded.before {
-            return .changedOutsideBatch(change: recorded.number, reported: list, told: recorded.before)
+        if let list = recorded.list, list != recorded.after {
+            return .changedOutsideBatch(change: recorded.number, reported: list, told: recorded.after)
         }
         let replayed = replayedChanges.dropFirst(skipped)
         let index = replayed.startIndex + (compared - 1)
-        guard index < replayed.endIndex else { return .differs(change: recorded.number, recorded: recorded, replayed: nil) }
-        let mine = replayed[index]
-        return mine.tellsSame(as: recorded) ? nil : .differs(change: recorded.number, recorded: recorded, replayed: mine)
+        let mine = index < replayed.endIndex ? replayed[index] : nil
+        if let mine, mine.tellsSame(as: recorded) { return nil }
+        return .differs(change: recorded.number, recorded: recorded, replayed: mine, startsWithWrites: startsWithWrites)
     }
 }
 

@@ -15,10 +15,10 @@ public final class CheckingListTarget: ListUpdateTarget {
     /// How many times the list was reloaded (`reloads`) and how many batch
     /// updates it was given, accepted or rejected (`batches`).
     public private(set) var reloads = 0, batches = 0
-    /// Called with each batch: its stage, the counts the data source
-    /// reported just before it (they differ from ``shown`` when the data
-    /// changed outside a batch), and the error when the list refused it.
-    public var onBatch: ((_ stage: BatchStage, _ reportedBefore: [Int], _ error: BatchUpdateError?) -> Void)?
+    /// Called after each batch with its stage, the counts the data source
+    /// reported once its data was updated, and the error when the list
+    /// refused it.
+    public var onBatch: ((_ stage: BatchStage, _ reported: [Int], _ error: BatchUpdateError?) -> Void)?
 
     /// A list whose data source reports its row counts through `counts`,
     /// called on each reload and after each batch's data update. It shows
@@ -41,16 +41,15 @@ public final class CheckingListTarget: ListUpdateTarget {
     /// - Complexity: O(*o* + *s*) expected for *o* operations and *s* sections.
     public func performBatchUpdates(_ stage: BatchStage, updatingData: () -> Void) {
         batches += 1
-        let before = onBatch == nil ? [] : counts()
         updatingData()
         let now = counts()
         do {
             shown = try BatchUpdateChecker.apply(stage, toCounts: shown, newCounts: now)
-            onBatch?(stage, before, nil)
+            onBatch?(stage, now, nil)
         } catch {
             rejected.append(error)
             shown = now // UIKit would have crashed; carry on with what the data source says
-            onBatch?(stage, before, error)
+            onBatch?(stage, now, error)
         }
     }
 }
