@@ -83,9 +83,13 @@ struct FlightEntryReader {
     func fail(_ reason: String) -> FlightRecordingError { FlightRecordingError(line: line, reason) }
 
     func entry(_ value: JSONValue, first: Bool) throws(FlightRecordingError) -> FlightEntry {
-        guard case .object(let o) = value else { throw fail("an entry is a JSON object") }
+        guard case .object(let o) = value else {
+            throw fail(first ? "not a LiveCollection recording: its first line is not a header" : "an entry is a JSON object")
+        }
+        if first, o["k"]?.stringValue != "header" || o["format"]?.stringValue != FlightEntry.format {
+            throw fail("not a LiveCollection recording: its first line is not a header")
+        }
         let kind = try string(o, "k")
-        if first, kind != "header" { throw fail("not a LiveCollection recording: it does not start with a header") }
         switch kind {
         case "header": return .header(try header(o))
         case "state":

@@ -84,7 +84,11 @@ public final class FlightReplay {
                 do { try await session?.firebase.replay(message) } catch { throw .database(error) }
             case .write(let write): try makeWrite(write)
             case .outcome(let id, let error):
-                guard let replayID = writeIDs[id], let firebase = session?.firebase else { continue }
+                guard let firebase = session?.firebase else { continue }
+                // Writes are answered in the order they were made.
+                guard let replayID = writeIDs[id], firebase.pendingWrites.first == replayID else {
+                    throw .recording(FlightRecordingError(line: 0, "write \(id) is answered before it was made, twice, or before an older write"))
+                }
                 await answers.answer(error.map { DatabaseError.permissionDenied($0) })
                 _ = await firebase.outcome(of: replayID)
             case .change(let change):

@@ -1,8 +1,8 @@
 // FuzzFiles.swift — libFuzzer target for the readers of files that a crash
 // may have cut short: a LiveServer's data file and journal (Journal.load,
 // DataNode.reading(snapshot:)), a collection's queue of writes
-// (WriteQueue(cache:reference:)) and its cached children
-// (CollectionCache.load).
+// (WriteQueue(cache:reference:)), its cached children (CollectionCache.load)
+// and a flight recording (FlightRecording(jsonLines:)).
 //
 // Input: six bytes of control, then the text, split in two: the first part
 // is the data file (the snapshot), the second the journal, the queue file
@@ -28,7 +28,9 @@
 // - a cache file is read only when its header names the identity and the
 //   format, only from a private directory; it reads as its children line
 //   with each whole change line after it applied (a torn last line is
-//   ignored), or not at all when one of those lines is not what it should be.
+//   ignored), or not at all when one of those lines is not what it should be;
+// - a recording is read or refused with the line at fault; what is read
+//   writes back to lines that read the same.
 
 import CFuzzDriver
 import Foundation
@@ -84,6 +86,9 @@ public func fuzzFiles(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         }
     }
     checkCache(second, header: cacheHeader, cut: cut, shared: flags & 16 != 0)
+
+    // A flight recording: the second part, after a header and state when asked.
+    checkRecording(second, header: flags & 32 != 0 ? recordingStart : [], cut: cut)
     return 0
 }
 
