@@ -145,8 +145,9 @@ struct REPLRunner {
             reader.prompt()
         }
         web?.stopAccepting()
-        // The writes made are answered before the session ends.
-        if !(await session.finishWrites(seconds: session.writeTimeout)) {
+        // The writes made are answered before the session ends (a replay's
+        // are answered by its recording, or never: nothing to wait for).
+        if options.replay == nil, !(await session.finishWrites(seconds: session.writeTimeout)) {
             if session.keepsWrites {
                 printer.print(.text(["writes \(session.pendingWrites) are kept in the cache and sent at the next start"]))
             } else {
