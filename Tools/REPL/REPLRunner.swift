@@ -58,7 +58,7 @@ struct REPLRunner {
                 let verdict = try await replay.run(until: options.until)
                 printer.print(.text(verdict.lines))
                 switch verdict {
-                case .identical, .stopped: break
+                case .identical, .stopped, .gap: break
                 case .differs, .changedOutsideBatch: failed = true
                 }
                 guard let replayed = replay.session else { throw REPLError.internalState("the replay made no session") }
@@ -135,6 +135,7 @@ struct REPLRunner {
                 if case .change(let report) = output { hub?.changed(report) }
                 hub?.busy = false
                 hub?.ran(line, JSONOutput.line(for: output))
+                session.saveRecording()
             } catch {
                 failed = true
                 live.flush()

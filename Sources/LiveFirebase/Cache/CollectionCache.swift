@@ -63,18 +63,7 @@ public struct CollectionCache: Sendable, Equatable {
     /// query, every part of it (a key tie-break and whether a bound is
     /// inclusive too, which the stream's parameters cannot say).
     func identity(_ reference: DatabaseReference, _ query: DatabaseQuery) -> String {
-        func bound(_ b: DatabaseQuery.Bound?) -> JSONValue {
-            guard let b else { return .null }
-            return .array([b.value, b.key.map { .string($0.string) } ?? .null, .bool(b.isInclusive)])
-        }
-        let limit: JSONValue
-        switch query.limit {
-        case .first(let n)?: limit = .array(["first", .number(Double(n))])
-        case .last(let n)?: limit = .array(["last", .number(Double(n))])
-        case nil: limit = .null
-        }
-        let parts: JSONValue = .array([.string(query.order.description), bound(query.start), bound(query.end), limit])
-        return JSONValue.array([.string(scope), .string("\(reference)"), parts]).jsonText()
+        JSONValue.array([.string(scope), .string("\(reference)"), query.json]).jsonText()
     }
 
     /// What identifies the queue of writes made through collections of

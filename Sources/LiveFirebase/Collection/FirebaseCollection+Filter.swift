@@ -36,6 +36,7 @@ extension FirebaseCollection {
     /// - Complexity: O(n log n) for the n children the query holds, plus
     ///   the preparation of the children added.
     public func setFilter(_ filter: ChildFilter?) {
+        flightRecorder?.note(.gap("setFilter"))
         self.filter = filter
         filterVersion += 1
         // A query change waiting for its value: if it fails, its old query

@@ -14,6 +14,7 @@ extension FirebaseCollection {
     /// - Complexity: O(1), and a save of the cache.
     public func goOffline() {
         guard !isOffline else { return }
+        flightRecorder?.note(.gap("goOffline"))
         isOffline = true
         writeRetry?.cancel()
         writeRetry = nil
@@ -37,6 +38,7 @@ extension FirebaseCollection {
     /// - Complexity: O(1); the resync and the writes follow.
     public func goOnline() {
         guard isOffline else { return }
+        flightRecorder?.note(.gap("goOnline"))
         isOffline = false
         guard listensWhenOnline else { return resumeWrites(orSend: true) }
         listensWhenOnline = false

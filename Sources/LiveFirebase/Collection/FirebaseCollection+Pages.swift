@@ -71,6 +71,7 @@ extension FirebaseCollection {
     @discardableResult
     public func loadNextPage() async throws(DatabaseError) -> Int {
         guard let size = mode.pageSize, hasMorePages, !loadingPage else { return 0 }
+        flightRecorder?.note(.gap("loadNextPage"))
         loadingPage = true
         defer { loadingPage = false }
         let first = collection.count > 0 ? collection.key(at: 0) : nil, before = collection.count

@@ -61,6 +61,7 @@ extension FirebaseCollection {
     /// - Complexity: As ``setQuery(_:)``, plus one call of `newFilter` per
     ///   child of the new value.
     public func setQuery(_ newQuery: DatabaseQuery, filter newFilter: ChildFilter?) async throws(DatabaseError) {
+        flightRecorder?.note(.gap("setQuery"))
         try await replaceQuery(newQuery, filter: newFilter)
     }
 

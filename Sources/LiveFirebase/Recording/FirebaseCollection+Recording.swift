@@ -17,24 +17,27 @@ extension FirebaseCollection {
     ///   its messages and of what it told).
     public func record<Section>(into recorder: FlightRecorder, sectionBy: DatabasePath? = nil,
                                 sections: SectionedCollection<Model, Section>? = nil) {
+        flightRecorder?.stop()
         recorder.stop()
         flightRecorder = recorder
         let header = FlightHeader(path: reference.path, query: view.query, sectionBy: sectionBy,
+                                  hasOtherSections: sections != nil && sectionBy == nil, mode: mode,
                                   isRedacted: !recorder.keepsValues)
         if let sections {
-            recorder.counts = { [unowned sections] in sections.counts }
-            let token = sections.observeStages { [unowned recorder] in recorder.note(stages: $0) }
+            // Sections the app lets go keep their last counts.
+            recorder.counts = { [weak sections, weak recorder] in sections?.counts ?? recorder?.lastCounts ?? [] }
+            let token = sections.observeStages { [weak recorder] in recorder?.note(stages: $0) }
             recorder.detach.append { token.cancel() }
         } else {
-            recorder.counts = { [unowned collection] in [collection.count] }
-            let token = collection.observeUpdates { [unowned recorder] in recorder.note(stages: BatchStage.singleSection(of: $0.batch)) }
+            recorder.counts = { [weak collection, weak recorder] in collection.map { [$0.count] } ?? recorder?.lastCounts ?? [] }
+            let token = collection.observeUpdates { [weak recorder] in recorder?.note(stages: BatchStage.singleSection(of: $0.batch)) }
             recorder.detach.append { token.cancel() }
         }
         recorder.lastCounts = recorder.counts()
-        recorder.begin(header, FlightState(value: recordedValue(), isComplete: view.isComplete,
+        recorder.begin(header, FlightState(value: recordedValue(), isComplete: view.isComplete, isWhole: !view.cacheIsFiltered,
                                            pending: writeQueue.entries.map { FlightWrite(id: $0.id, write: $0.write) }))
-        let events = observeChildEvents { [unowned recorder] in recorder.note(event: $0) }
-        let values = observeValue { [unowned recorder] in recorder.close() }
+        let events = observeChildEvents { [weak recorder] in recorder?.note(event: $0) }
+        let values = observeValue { [weak recorder] in recorder?.close() }
         recorder.detach.append { [weak self] in
             events.cancel()
             values.cancel()
@@ -52,7 +55,7 @@ extension FirebaseCollection {
         var members = JSONObject()
         for key in view.cache.keys {
             let value = view.serverValue(key)
-            if value.exists { members[key.string] = value.value }
+            if value.exists { members[key.string] = Self.recorded(value) }
         }
         return members.isEmpty ? .null : .object(members)
     }
@@ -65,20 +68,29 @@ extension FirebaseCollection {
         case .connected: recorder.note(.message(.connected))
         case .receiving: break
         case .put(let payload):
-            let data = payload.data.value
+            let data = Self.recorded(payload.data)
             recorder.note(.message(.put(path: payload.path, data: redaction?.redact(data, at: payload.path) ?? data,
                                         isWhole: isWholeData, isCached: fromCache)))
         case .patch(let payload):
             // From its updates: a member set to null (a deletion) is not in its data.
             let data = JSONValue.object(JSONObject(payload.updates.map { update in
-                (update.path.relativeText, update.value.exists ? update.value.value : .null)
+                (update.path.relativeText, Self.recorded(update.value))
             }, uniquingKeysWith: { _, last in last }))
             recorder.note(.message(.patch(path: payload.path, data: redaction?.redactPatch(data, at: payload.path) ?? data,
                                           isWhole: isWholeData)))
-        case .disconnected(let error, _): recorder.note(.message(.disconnected(reason: error.description)))
+        case .disconnected(let error, _): recorder.note(.message(.disconnected(reason: error.recordedDescription)))
         case .renewingCredential: recorder.note(.message(.renewingCredential))
         case .ended(let error): recorder.note(.message(.ended(error.map(FlightFailure.init))))
         }
+    }
+
+    /// A snapshot's value as received, priorities included (null when
+    /// nothing is there).
+    /// - Complexity: O(size of its text).
+    nonisolated static func recorded(_ snapshot: Snapshot) -> JSONValue {
+        var text: [UInt8] = []
+        guard snapshot.appendText(to: &text) else { return .null }
+        return (try? JSONValue(parsing: String(decoding: text, as: UTF8.self))) ?? snapshot.value
     }
 
     /// Keeps write `id` in the recording, if there is one.
@@ -89,23 +101,7 @@ extension FirebaseCollection {
 
     /// Keeps the outcome of write `id` in the recording, if there is one.
     func recordOutcome(_ id: Int, _ failure: DatabaseError?) {
-        flightRecorder?.note(.outcome(id: id, error: failure?.description))
+        flightRecorder?.note(.outcome(id: id, error: failure?.recordedDescription))
     }
 }
 
-extension FlightRecorder {
-    /// Notes, with each change, the row counts `list`'s data source reported
-    /// after its last stage, and keeps a stage it refuses (what UIKit
-    /// raises for) as a ``FlightEntry/rejected(change:reason:)`` entry; with
-    /// ``exportOnRejection`` set, the recording is then written there.
-    public func watch(_ list: CheckingListTarget) {
-        list.onBatch = { [weak self] _, reported, error in
-            guard let self else { return }
-            note(listCounts: reported)
-            guard let error else { return }
-            // Within the change being told, which it belongs to.
-            append(.rejected(change: changeCount + 1, reason: error.description))
-            if let url = exportOnRejection { try? write(to: url) }
-        }
-    }
-}

@@ -2,8 +2,8 @@
 //
 // Every line is an object with a member "k" naming its kind:
 //   {"k":"header","format":"livecollection-recording","version":1,"path":"/rooms",
-//    "query":{"orderBy":"\"score\""},"sectionBy":"team","redacted":true,"library":"0.1.0"}
-//   {"k":"state","value":{…}|null,"complete":true,"pending":[write…]}
+//    "query":["score",null,null,null],"sectionBy":"team","redacted":true,"library":"0.1.0"}
+//   {"k":"state","value":{…}|null,"complete":true,"whole":false,"pending":[write…]}
 //   {"k":"connected"} {"k":"renewing"} {"k":"disconnected","reason":"…"}
 //   {"k":"ended","failure":null|{"kind":"permissionDenied","reason":"…"}}
 //   {"k":"put","path":"/a","data":…,"whole":false,"cached":false}
@@ -13,8 +13,34 @@
 //   {"k":"change","n":1,"before":[2],"list":null|[2],"after":[3],
 //    "stages":[{"dr":[[0,1]],"ir":[[0,2]],…}],"events":[["child_added","k","p"|null]]}
 //   {"k":"rejected","change":4,"reason":"…"}
+//   {"k":"gap","what":"setQuery"}
 import LiveModel
 import LiveSections
+
+extension LoadMode {
+    /// The mode as a recording's header says it.
+    var recorded: String {
+        switch self {
+        case .live: return "live"
+        case .all: return "all"
+        case .paged(let size): return "paged:\(size)"
+        case .pagedFromEnd(let size): return "pagedFromEnd:\(size)"
+        }
+    }
+
+    /// The mode a header's text says.
+    init?(recorded text: String) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        let size = parts.count == 2 ? Int(parts[1]) : nil
+        switch parts.first {
+        case "live" where parts.count == 1: self = .live
+        case "all" where parts.count == 1: self = .all
+        case "paged" where (size ?? 0) > 0: self = .paged(size: size!)
+        case "pagedFromEnd" where (size ?? 0) > 0: self = .pagedFromEnd(size: size!)
+        default: return nil
+        }
+    }
+}
 
 extension FlightEntry {
     /// The name a recording's header gives its format.
@@ -28,14 +54,14 @@ extension FlightEntry {
     var json: JSONValue {
         switch self {
         case .header(let h):
-            var query = JSONObject()
-            for (name, value) in h.query.restParameters { query[name] = .string(value) }
+            let query = h.query.json
             return object("header", ["format": .string(Self.format), "version": .number(Double(Self.version)),
-                                     "path": .string(h.path.description), "query": .object(query),
+                                     "path": .string(h.path.description), "query": query,
                                      "sectionBy": h.sectionBy.map { .string($0.description) } ?? .null,
+                                     "otherSections": .bool(h.hasOtherSections), "mode": .string(h.mode.recorded),
                                      "redacted": .bool(h.isRedacted), "library": .string(h.library)])
         case .state(let state):
-            return object("state", ["value": state.value, "complete": .bool(state.isComplete),
+            return object("state", ["value": state.value, "complete": .bool(state.isComplete), "whole": .bool(state.isWhole),
                                     "pending": .array(state.pending.map { FlightEntry.write($0).json })])
         case .message(.connected): return object("connected", [:])
         case .message(.renewingCredential): return object("renewing", [:])
@@ -59,6 +85,7 @@ extension FlightEntry {
             ])
         case .rejected(let change, let reason):
             return object("rejected", ["change": .number(Double(change)), "reason": .string(reason)])
+        case .gap(let what): return object("gap", ["what": .string(what)])
         }
     }
 

@@ -24,6 +24,9 @@ public enum FlightEntry: Sendable, Equatable {
     /// A list view refused a stage of change `change` (what UIKit raises
     /// for), with the reason.
     case rejected(change: Int, reason: String)
+    /// The app changed something a recording does not follow (`setQuery`,
+    /// `setFilter`, `goOffline`, `goOnline`, `loadNextPage`): a replay stops here.
+    case gap(String)
 }
 
 /// The location, query and sections a recording was made with.
@@ -32,8 +35,15 @@ public struct FlightHeader: Sendable, Equatable {
     public var path: DatabasePath
     /// The query: order, bounds and limit.
     public var query: DatabaseQuery
-    /// The child path whose values are the sections; nil for one section.
+    /// The child path whose values are the sections; nil for one section,
+    /// or for sections made by another rule (``hasOtherSections``).
     public var sectionBy: DatabasePath?
+    /// Whether the list had sections made by a rule a recording cannot say
+    /// (not the value of one child path): a replay then compares child
+    /// events and the total of rows, not stages.
+    public var hasOtherSections: Bool
+    /// How the collection loads.
+    public var mode: LoadMode
     /// Whether values other than keys, sort values and section values
     /// were replaced by their shape.
     public var isRedacted: Bool
@@ -41,11 +51,13 @@ public struct FlightHeader: Sendable, Equatable {
     public var library: String
 
     /// A header for `path`, `query` and `sectionBy`.
-    public init(path: DatabasePath, query: DatabaseQuery, sectionBy: DatabasePath? = nil, isRedacted: Bool = true,
-                library: String = PackageVersion.current) {
+    public init(path: DatabasePath, query: DatabaseQuery, sectionBy: DatabasePath? = nil, hasOtherSections: Bool = false,
+                mode: LoadMode = .all, isRedacted: Bool = true, library: String = PackageVersion.current) {
         self.path = path
         self.query = query
         self.sectionBy = sectionBy
+        self.hasOtherSections = hasOtherSections
+        self.mode = mode
         self.isRedacted = isRedacted
         self.library = library
     }
@@ -58,13 +70,17 @@ public struct FlightState: Sendable, Equatable {
     /// Whether that is the whole value (a whole value came), or only the
     /// children known so far.
     public var isComplete: Bool
+    /// Whether the data came as the location's whole data (injected), not
+    /// as a server's, which it may cut to the query's window.
+    public var isWhole: Bool
     /// The local writes not yet answered, oldest first.
     public var pending: [FlightWrite]
 
     /// A state holding `value`.
-    public init(value: JSONValue = .null, isComplete: Bool = false, pending: [FlightWrite] = []) {
+    public init(value: JSONValue = .null, isComplete: Bool = false, isWhole: Bool = false, pending: [FlightWrite] = []) {
         self.value = value
         self.isComplete = isComplete
+        self.isWhole = isWhole
         self.pending = pending
     }
 }
@@ -100,7 +116,7 @@ public struct FlightFailure: Sendable, Equatable {
         case .authRevoked: kind = "authRevoked"
         default: kind = "other"
         }
-        reason = error.description
+        reason = error.recordedDescription
     }
 
     init(kind: String, reason: String) {
@@ -115,6 +131,27 @@ public struct FlightFailure: Sendable, Equatable {
         case "authRevoked": return .authRevoked
         default: return .invalidResponse(reason)
         }
+    }
+}
+
+extension DatabaseError {
+    /// The error's description without any URL (a recording names its
+    /// location by path alone).
+    var recordedDescription: String {
+        let text: String
+        switch self {
+        case .http(let status, let message, _): text = "HTTP \(status)" + (message.isEmpty ? "" : ": \(message)")
+        case .invalidURL(_, let reason): text = "invalid URL: \(reason)"
+        default: text = description
+        }
+        // Whatever a transport's message quotes.
+        var out = ""
+        var rest = Substring(text)
+        while let start = rest.range(of: "http://") ?? rest.range(of: "https://") {
+            out += rest[..<start.lowerBound] + "<url>"
+            rest = rest[start.upperBound...].drop { !$0.isWhitespace && $0 != "\"" && $0 != "'" && $0 != ")" }
+        }
+        return out + rest
     }
 }
 

@@ -27,8 +27,16 @@ public final class FlightRecorder {
     public let limit: Int
     /// Whether values are kept as they are instead of as their shape.
     public let keepsValues: Bool
-    /// Written when a watched list refuses a stage (``watch(_:)``), if set.
+    /// Where the recording is written when a watched list refuses a stage
+    /// (``watch(_:)``), once the change it belongs to is recorded; nil for
+    /// nowhere.
     public var exportOnRejection: URL?
+    /// Why the last write to ``exportOnRejection`` failed; nil once one succeeds.
+    public private(set) var exportError: FlightRecordingError?
+    /// Whether a refused stage waits for its change to be written out.
+    var exportPending = false
+    /// Called with each change recorded (a replay compares them).
+    package var onChange: ((FlightChange) -> Void)?
 
     /// The header and state the kept entries start from.
     private var base: (header: FlightHeader, state: FlightState)?
@@ -66,20 +74,54 @@ public final class FlightRecorder {
 
     /// The recording as JSON lines, one entry per line (see ``FlightRecording``).
     /// - Complexity: O(size of the recording).
-    public func jsonLines() -> String {
+    public func jsonLines() -> String { jsonLines(includingOpen: false) }
+
+    /// The recording, with the change being told so far when `includingOpen`.
+    func jsonLines(includingOpen: Bool) -> String {
         guard let base else { return "" }
         var text = FlightEntry.header(base.header).jsonLine + "\n"
             + FlightEntry.state(base.state).jsonLine + "\n"
         for item in ring[head...] { text += item.line + "\n" }
+        if includingOpen, var change = open {
+            change.number = changeCount + 1
+            change.after = counts()
+            text += FlightEntry.change(change).jsonLine + "\n"
+        }
         return text
     }
 
     /// Writes the recording to `url`, replacing it whole (never a torn file).
     /// - Throws: ``FlightRecordingError`` (line 0) when the file cannot be written.
+    /// - Complexity: O(size of the recording), on the calling thread.
     public func write(to url: URL) throws(FlightRecordingError) {
-        do { try Data(jsonLines().utf8).write(to: url, options: .atomic) } catch {
+        try Self.write(jsonLines(), to: url)
+    }
+
+    private static func write(_ text: String, to url: URL) throws(FlightRecordingError) {
+        do { try Data(text.utf8).write(to: url, options: .atomic) } catch {
             throw FlightRecordingError(line: 0, "cannot write \(url.path): \(error.localizedDescription)")
         }
+    }
+
+    /// Writes to ``exportOnRejection``, noting a failure in ``exportError``.
+    func export(to url: URL, includingOpen: Bool) {
+        do {
+            try Self.write(jsonLines(includingOpen: includingOpen), to: url)
+            exportError = nil
+        } catch {
+            exportError = error
+        }
+    }
+
+    /// Keeps a stage the list refused, in the change being told, and writes
+    /// the recording out at once (with that change as told so far: the
+    /// process may end when this returns), then again once the change is
+    /// recorded whole.
+    func noteRejected(_ error: BatchUpdateError) {
+        append(.rejected(change: changeCount + 1, reason: error.description))
+        guard let url = exportOnRejection else { return }
+        export(to: url, includingOpen: true)
+        exportPending = true
     }
 
     /// Stops recording; what was recorded stays.
@@ -130,23 +172,25 @@ public final class FlightRecorder {
         head += 1
         byteCount -= line.utf8.count + 1
         droppedCount += 1
-        guard var b = base else { return }
+        guard base != nil else { return }
+        // Changed in place: the state is not copied for each entry dropped.
         switch entry {
-        case .header(let header): b = (header, FlightState())
-        case .state(let state): b.state = state
-        case .message(.put(let path, let data, _, _)):
-            b.state.value = b.state.value.replacing(path.keys[...], with: data)
-            if path.isRoot { b.state.isComplete = true }
-        case .message(.patch(let path, .object(let members), _)):
+        case .header(let header): base = (header, FlightState())
+        case .state(let state): base!.state = state
+        case .message(.put(let path, let data, let isWhole, _)):
+            base!.state.value.replace(path.keys[...], with: data)
+            base!.state.isWhole = isWhole
+            if path.isRoot { base!.state.isComplete = true }
+        case .message(.patch(let path, .object(let members), let isWhole)):
             for (name, member) in members {
                 guard let relative = try? DatabasePath(name), let full = try? path.appending(relative) else { continue }
-                b.state.value = b.state.value.replacing(full.keys[...], with: member)
+                base!.state.value.replace(full.keys[...], with: member)
             }
-        case .write(let write): b.state.pending.append(write)
-        case .outcome(let id, _): b.state.pending.removeAll { $0.id == id }
-        case .message, .change, .rejected: break
+            base!.state.isWhole = isWhole
+        case .write(let write): base!.state.pending.append(write)
+        case .outcome(let id, _): base!.state.pending.removeAll { $0.id == id }
+        case .message, .change, .rejected, .gap: break
         }
-        base = b
     }
 
     // MARK: Changes
@@ -188,6 +232,11 @@ public final class FlightRecorder {
         change.after = counts()
         lastCounts = change.after
         append(.change(change))
+        onChange?(change)
+        if exportPending, let url = exportOnRejection {
+            exportPending = false
+            export(to: url, includingOpen: false)
+        }
     }
 
     private func openChange() {
@@ -201,7 +250,7 @@ extension FlightEntry {
     var isOutput: Bool {
         switch self {
         case .change, .rejected: return true
-        case .header, .state, .message, .write, .outcome: return false
+        case .header, .state, .message, .write, .outcome, .gap: return false
         }
     }
 }

@@ -25,6 +25,8 @@ public struct FlightRecordingError: Error, Sendable, Equatable, CustomStringConv
 public struct FlightRecording: Sendable, Equatable {
     /// The entries, in the order they were recorded.
     public let entries: [FlightEntry]
+    /// The line each entry was read from, counted from 1.
+    package let lines: [Int]
 
     /// Reads a recording from its JSON lines (``FlightRecorder/jsonLines()``).
     /// - Throws: ``FlightRecordingError`` for a file that is not a recording
@@ -33,21 +35,27 @@ public struct FlightRecording: Sendable, Equatable {
     /// - Complexity: O(length of the text).
     public init(jsonLines text: String) throws(FlightRecordingError) {
         var entries: [FlightEntry] = []
+        var lines: [Int] = []
         var number = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // Lines end at "\n" (a "\r" before it is dropped): split on bytes,
+        // as "\r\n" is one Character.
+        for bytes in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             number += 1
-            if line.allSatisfy(\.isWhitespace) { continue }
+            let line = bytes.last == UInt8(ascii: "\r") ? bytes.dropLast() : bytes[...]
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
             let value: JSONValue
-            do { value = try JSONValue(parsing: String(line)) } catch {
+            do { value = try JSONValue(parsing: String(decoding: line, as: UTF8.self)) } catch {
                 throw FlightRecordingError(line: number, "not JSON (a torn or edited file?): \(error.description)")
             }
             entries.append(try FlightEntryReader(line: number).entry(value, first: entries.isEmpty))
+            lines.append(number)
         }
         guard case .header? = entries.first else { throw FlightRecordingError(line: 0, "empty: no header line") }
         guard entries.count >= 2, case .state = entries[1] else {
             throw FlightRecordingError(line: 2, "the recording has no state after its header")
         }
         self.entries = entries
+        self.lines = lines
     }
 
     /// Reads the recording in `url`.
@@ -97,12 +105,15 @@ struct FlightEntryReader {
                 guard case .object(let w) = v else { throw fail("a pending write is an object") }
                 return try write(w)
             }
-            return .state(FlightState(value: try member(o, "value"), isComplete: try bool(o, "complete"), pending: pending))
+            return .state(FlightState(value: try member(o, "value"), isComplete: try bool(o, "complete"),
+                                      isWhole: try bool(o, "whole"), pending: pending))
         case "connected": return .message(.connected)
         case "renewing": return .message(.renewingCredential)
         case "disconnected": return .message(.disconnected(reason: try string(o, "reason")))
         case "ended":
-            guard case .object(let f)? = o["failure"] else { return .message(.ended(nil)) }
+            let failure = try member(o, "failure")
+            if failure.isNull { return .message(.ended(nil)) }
+            guard case .object(let f) = failure else { throw fail("an end's failure is null or an object") }
             return .message(.ended(FlightFailure(kind: try string(f, "kind"), reason: try string(f, "reason"))))
         case "put":
             return .message(.put(path: try path(o, "path"), data: try member(o, "data"), isWhole: try bool(o, "whole"),
@@ -110,9 +121,13 @@ struct FlightEntryReader {
         case "patch":
             return .message(.patch(path: try path(o, "path"), data: try member(o, "data"), isWhole: try bool(o, "whole")))
         case "write": return .write(try write(o))
-        case "outcome": return .outcome(id: try int(o, "id"), error: o["error"]?.stringValue)
+        case "outcome":
+            let error = try member(o, "error")
+            guard error.isNull || error.stringValue != nil else { throw fail("an outcome's error is null or a string") }
+            return .outcome(id: try int(o, "id"), error: error.stringValue)
         case "change": return .change(try change(o))
         case "rejected": return .rejected(change: try int(o, "change"), reason: try string(o, "reason"))
+        case "gap": return .gap(try string(o, "what"))
         default: throw fail("unknown entry kind \"\(kind)\" (made by a newer version?)")
         }
     }
@@ -123,18 +138,16 @@ struct FlightEntryReader {
         guard version == FlightEntry.version else {
             throw fail("format version \(version); this library reads version \(FlightEntry.version)")
         }
-        guard case .object(let q)? = o["query"] else { throw fail("the header has no query") }
-        var parameters: [String: String] = [:]
-        for (name, value) in q {
-            guard let text = value.stringValue else { throw fail("query parameter \(name) is not a string") }
-            parameters[name] = text
-        }
         let query: DatabaseQuery
-        do { query = try DatabaseQuery(parameters: parameters) ?? DatabaseQuery() } catch {
+        do { query = try DatabaseQuery(json: try member(o, "query")) } catch let error as QueryError {
             throw fail("the header's query: \(error.description)")
+        } catch {
+            throw error as! FlightRecordingError
         }
         let sectionBy: DatabasePath? = o["sectionBy"]?.isNull == false ? try path(o, "sectionBy") : nil
+        guard let mode = LoadMode(recorded: try string(o, "mode")) else { throw fail("unknown load mode") }
         return FlightHeader(path: try path(o, "path"), query: query, sectionBy: sectionBy,
+                            hasOtherSections: try bool(o, "otherSections"), mode: mode,
                             isRedacted: try bool(o, "redacted"), library: try string(o, "library"))
     }
 

@@ -10,6 +10,10 @@ import LiveModel
 struct FlightRedaction: Sendable {
     /// The paths inside a child that are kept whole.
     private let kept: [[Key]]
+    /// The path ordered by: an object there orders as any object does, so
+    /// only its shape is kept (a section value is kept whole).
+    private let ordered: [Key]?
+    private let sectioned: [Key]?
     /// Whether the child's value itself is kept (ordered by value).
     private let keepsChild: Bool
     /// Mixed into every tag: tags of one recording cannot be matched with
@@ -23,7 +27,9 @@ struct FlightRedaction: Sendable {
         case .child(let path): kept.append(path.keys)
         case .key, .value: break
         }
+        ordered = kept.first
         if let sectionBy { kept.append(sectionBy.keys) }
+        sectioned = sectionBy?.keys
         self.kept = kept
         keepsChild = query.order == .value
         self.salt = salt
@@ -55,8 +61,8 @@ struct FlightRedaction: Sendable {
     /// A write, its values as kept.
     func redact(_ write: DatabaseWrite) -> DatabaseWrite {
         switch write {
-        case .set(let path, let value, let etag): return .set(path, redact(value, at: path), ifMatch: etag)
-        case .remove: return write
+        case .set(let path, let value, let etag): return .set(path, redact(value, at: path), ifMatch: etag.map(tag))
+        case .remove(let path, let etag): return .remove(path, ifMatch: etag.map(tag))
         case .update(let path, let values):
             var out: [DatabasePath: JSONValue] = [:]
             for (relative, value) in values {
@@ -69,7 +75,11 @@ struct FlightRedaction: Sendable {
     /// The value at `inner` inside a child, as kept.
     private func redact(child value: JSONValue, at inner: [Key]) -> JSONValue {
         if keepsChild && inner.isEmpty { return value.objectValue == nil ? value : shape(value) }
-        if kept.contains(inner) { return value }
+        // A kept member that is an object orders and sections as any object:
+        // its contents are not needed.
+        if kept.contains(inner) {
+            return inner == ordered && inner != sectioned && value.objectValue != nil ? shape(value) : value
+        }
         let below = kept.filter { $0.count > inner.count && Array($0.prefix(inner.count)) == inner }
         guard !below.isEmpty, case .object(let members) = value else { return shape(value) }
         return .object(JSONObject(uniqueKeysWithValues: members.map { name, member in
@@ -90,11 +100,15 @@ struct FlightRedaction: Sendable {
         }
     }
 
+    /// An ETag, as its tag (it is a digest of a value).
+    private func tag(_ etag: String) -> String { tag("etag", etag).stringValue ?? "" }
+
     private func tag(_ type: String, _ text: String) -> JSONValue {
         var hasher = Hasher()
         hasher.combine(salt)
         hasher.combine(type)
-        hasher.combine(text)
+        // Bytes, not the String: Firebase tells canonically equivalent texts apart.
+        for byte in text.utf8 { hasher.combine(byte) }
         let digest = UInt64(bitPattern: Int64(hasher.finalize()))
         return .string("~\(type):" + String(digest, radix: 16))
     }

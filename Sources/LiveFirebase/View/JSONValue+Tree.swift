@@ -31,6 +31,32 @@ extension JSONValue {
         return members.isEmpty ? .null : .object(members)
     }
 
+    /// Replaces the value at `path` in place, as ``replacing(_:with:)``
+    /// makes it.
+    /// - Complexity: O(depth of the path) when no other value shares this
+    ///   one's objects (each shared one on the way is copied once).
+    package mutating func replace(_ path: ArraySlice<LiveModel.Key>, with newValue: JSONValue) {
+        guard let first = path.first else {
+            self = newValue.isAbsent ? .null : newValue
+            return
+        }
+        var members: JSONObject
+        switch self {
+        case .object(let o): members = o
+        case .array: members = objectForm()
+        case .null: members = [:]
+        case .bool, .number, .string:
+            if newValue.isAbsent { return }
+            members = [:]
+        }
+        // `members` holds the only reference now: changed in place.
+        self = .null
+        var inner = members.removeValue(forKey: first.string) ?? .null
+        inner.replace(path.dropFirst(), with: newValue)
+        if !inner.isAbsent { members[first.string] = inner }
+        self = members.isEmpty ? .null : .object(members)
+    }
+
     /// An array as the object it stands for (keys `"0"`, `"1"`, … without
     /// its absent elements); other values unchanged as members.
     private func objectForm() -> JSONObject {

@@ -13,8 +13,14 @@ extension Session {
     ///   - limit: The most bytes of entries kept (the oldest go first).
     ///   - keepsValues: Keep values as they are, not only keys, sort and
     ///     section values.
-    /// - Throws: ``REPLError/recording(_:)`` when the file cannot be written.
+    /// - Throws: ``REPLError/recording(_:)`` when the file cannot be
+    ///   written; ``REPLError/usage(command:problem:usage:)`` when the
+    ///   query has `--where` conditions (a replay would not apply them).
     public func startRecording(to url: URL, limit: Int = 1 << 20, keepsValues: Bool = false) throws(REPLError) {
+        if !options.conditions.isEmpty {
+            throw .usage(command: "record", problem: "a recording cannot keep --where conditions (a replay would not apply them); query without them first",
+                         usage: usage(of: "record"))
+        }
         flight?.recorder.stop()
         let recorder = FlightRecorder(limit: limit, keepsValues: keepsValues)
         flight = (recorder, url)
@@ -68,9 +74,10 @@ extension Session {
         }
     }
 
-    /// Writes the recording (after each command). A file that cannot be
-    /// written is said once, by the next `record` or at the end.
-    func saveRecording() {
+    /// Writes the recording, if the session keeps one (after each command,
+    /// and what came between commands with it). A file that cannot be
+    /// written is said at the end (``finishRecording()``).
+    public func saveRecording() {
         guard let (recorder, url) = flight else { return }
         try? recorder.write(to: url)
     }

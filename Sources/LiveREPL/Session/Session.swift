@@ -246,6 +246,21 @@ public final class Session {
         // A change: what the stream brought since the last command is not
         // this command's doing.
         _ = recorder.take()
+        // A new query, sections or load mode is a new part of a recording:
+        // what the replacement does is not recorded.
+        let replaces: Bool
+        switch command {
+        case .query(let options?):
+            if flight != nil, !options.conditions.isEmpty {
+                throw .usage(command: "query", problem: "a recording cannot keep --where conditions; record stop first",
+                             usage: usage(of: "query"))
+            }
+            replaces = true
+        case .load: replaces = true
+        default: replaces = false
+        }
+        if replaces { flight?.recorder.stop() }
+        defer { if replaces { recordAgain() } }
         var prepended: Int?
         switch command {
         case .put(let path, _, let json): try await inject(.put, path, json: json)
@@ -261,8 +276,6 @@ public final class Session {
         }
         var report = recorder.take()
         report.prepended = prepended
-        if case .query = command { recordAgain() } else if case .load = command { recordAgain() }
-        saveRecording()
         return .change(report)
     }
 

@@ -15,10 +15,6 @@ public final class CheckingListTarget: ListUpdateTarget {
     /// How many times the list was reloaded (`reloads`) and how many batch
     /// updates it was given, accepted or rejected (`batches`).
     public private(set) var reloads = 0, batches = 0
-    /// Called after each batch with its stage, the counts the data source
-    /// reported once its data was updated, and the error when the list
-    /// refused it.
-    public var onBatch: ((_ stage: BatchStage, _ reported: [Int], _ error: BatchUpdateError?) -> Void)?
 
     /// A list whose data source reports its row counts through `counts`,
     /// called on each reload and after each batch's data update. It shows
@@ -45,11 +41,9 @@ public final class CheckingListTarget: ListUpdateTarget {
         let now = counts()
         do {
             shown = try BatchUpdateChecker.apply(stage, toCounts: shown, newCounts: now)
-            onBatch?(stage, now, nil)
         } catch {
             rejected.append(error)
             shown = now // UIKit would have crashed; carry on with what the data source says
-            onBatch?(stage, now, error)
         }
     }
 }

@@ -148,17 +148,18 @@ struct FlightReplayTests {
         try await session.start()
         let sectioned = try #require(session.view.sectioned)
         var extra = 0
-        let list = CheckingListTarget { sectioned.counts.enumerated().map { $0.offset == 0 ? $0.element + extra : $0.element } }
-        let connector = ListConnector(target: list)
-        let steps = sectioned.observeSteps { connector.apply($0) }
-        defer { steps.cancel() }
-        connector.isReady = true
+        // The app's data source: the sections, and (from change 4 on) a row of its own.
+        let counts = { sectioned.counts.enumerated().map { $0.offset == 0 ? $0.element + extra : $0.element } }
+        let list = CheckingListTarget(counts: counts)
         let recorder = FlightRecorder()
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("rejected-\(UUID()).jsonl")
         defer { try? FileManager.default.removeItem(at: file) }
         recorder.exportOnRejection = file
         session.attach(recorder)
-        recorder.watch(list)
+        let connector = ListConnector(target: RecordedListTarget(list, counts: counts, recorder: recorder))
+        let steps = sectioned.observeSteps { connector.apply($0) }
+        defer { steps.cancel() }
+        connector.isReady = true
         func put(_ key: String, _ value: JSONValue) async throws {
             _ = try await session.run(.put(try DatabasePath(key), value, json: value.jsonText()))
         }
@@ -167,9 +168,31 @@ struct FlightReplayTests {
         extra = 1
         try await put("d", ["score": 9, "team": "red"])
         #expect(list.rejected.count == 1)
+        #expect(recorder.exportError == nil)
+        // The file written out holds the change that broke the list, and names it.
         let recording = try FlightRecording(contentsOf: file)
         #expect(recording.entries.contains { if case .rejected(4, _) = $0 { true } else { false } })
-        let verdict = try await FlightReplay(try FlightRecording(jsonLines: recorder.jsonLines())).run()
+        #expect(recording.changes.last?.number == 4)
+        let verdict = try await FlightReplay(recording).run()
         #expect(verdict == .changedOutsideBatch(change: 4, reported: [5], told: [4]), "\(verdict.lines)")
+    }
+
+    @Test("priorities are recorded as received, so a priority-ordered list replays identically")
+    func priorities() async throws {
+        let session = try Session(source: .offline, path: "/items", options: try QueryOptions.parse([]))
+        try await session.start()
+        let recorder = FlightRecorder()
+        session.attach(recorder)
+        for (key, json) in [("a", #"{".priority": 3, "n": "Ada"}"#), ("b", #"{".priority": 1, "n": "Bo"}"#),
+                            ("c", #"{".value": "x", ".priority": 2}"#), ("b", #"{".priority": 5, "n": "Bo"}"#),
+                            ("a", #"{"n": "Ada"}"#)] {
+            _ = try await session.run(.put(try DatabasePath(key), try JSONValue(parsing: json), json: json))
+        }
+        let text = recorder.jsonLines()
+        #expect(text.contains(#"".priority":3"#) && text.contains(#"".priority":2"#), "\(text)")
+        let recording = try FlightRecording(jsonLines: text)
+        let replay = FlightReplay(recording)
+        #expect(try await replay.run() == .identical(changes: 5))
+        #expect(Self.layout(try #require(replay.session)) == Self.layout(session))
     }
 }

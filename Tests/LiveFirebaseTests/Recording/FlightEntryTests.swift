@@ -1,0 +1,74 @@
+// FlightEntryTests.swift — a recording's lines: every entry writes and
+// reads back the same; errors keep no URL; values are redacted as documented.
+
+import Foundation
+import LiveModel
+import LiveSections
+import Testing
+@testable import LiveFirebase
+
+@Suite("Flight recording entries")
+struct FlightEntryTests {
+    @Test("every kind of entry, and a query no REST parameter can say, read back the same")
+    func roundTrip() throws {
+        let query = DatabaseQuery(order: .child("a/b"), start: .init(value: "x", key: "k1", isInclusive: false),
+                                  end: .init(value: 9.5), limit: .last(3))
+        let write = FlightWrite(id: 2, write: .update(.root, ["k/score": 3, "j": .null]))
+        let stage = BatchStage(deletedSections: [1], insertedSections: [0], movedSections: [SectionMove(from: 2, to: 3)],
+                               deletedRows: [RowPath(section: 0, row: 1)], insertedRows: [RowPath(section: 1, row: 0)],
+                               reloadedRows: [RowPath(section: 0, row: 0)],
+                               movedRows: [RowMove(from: RowPath(section: 0, row: 2), to: RowPath(section: 1, row: 1))])
+        let entries: [FlightEntry] = [
+            .header(FlightHeader(path: "/rooms/lobby", query: query, sectionBy: "team", mode: .pagedFromEnd(size: 20))),
+            .state(FlightState(value: ["k": ["score": 1, ".priority": 2]], isComplete: true, isWhole: false, pending: [write])),
+            .message(.connected), .message(.renewingCredential), .message(.disconnected(reason: "reset")),
+            .message(.ended(nil)), .message(.ended(FlightFailure(kind: "permissionDenied", reason: "no"))),
+            .message(.put(path: "/k/score", data: 4, isWhole: false, isCached: true)),
+            .message(.patch(path: .root, data: ["k/score": .null], isWhole: true)),
+            .write(FlightWrite(id: 3, write: .set("/k", ["s": 1], ifMatch: "etag"))), .write(FlightWrite(id: 4, write: .remove("/j"))),
+            .outcome(id: 3, error: nil), .outcome(id: 4, error: "refused"),
+            .change(FlightChange(number: 7, before: [2, 1], list: [2, 2], stages: [stage],
+                                 after: [1, 2], events: [FlightEvent(kind: .moved, key: "k", previousKey: nil),
+                                                         FlightEvent(kind: .added, key: "10", previousKey: "k")])),
+            .rejected(change: 7, reason: "counts"), .gap("setQuery"),
+        ]
+        let text = entries.map(\.jsonLine).joined(separator: "\r\n")
+        let read = try FlightRecording(jsonLines: text)
+        #expect(read.entries == entries)
+        #expect(read.header.query == query)
+    }
+
+    @Test("an error kept in a recording names no URL")
+    func errorsWithoutURLs() {
+        let errors: [DatabaseError] = [
+            .http(status: 401, message: "Permission denied", url: "https://db.example.com/rooms.json?print=silent"),
+            .transport("connection to https://db.example.com/rooms.json failed: reset"),
+            .invalidURL("https://db.example.com/a", reason: "no host"),
+        ]
+        for error in errors {
+            let text = error.recordedDescription
+            #expect(!text.contains("example.com") && !text.contains("http"), "\(text)")
+        }
+        #expect(DatabaseError.http(status: 401, message: "Permission denied", url: "https://x").recordedDescription
+                == "HTTP 401: Permission denied")
+    }
+
+    @Test("redaction keeps keys, priorities and order members; tags the rest, equal for equal bytes only")
+    func redaction() {
+        let byPriority = FlightRedaction(query: DatabaseQuery(), sectionBy: "team", salt: 1)
+        let value: JSONValue = ["a": [".priority": 3, "name": "Ada", "team": ["x": 1]], "b": ["name": "caf\u{E9}"],
+                                "c": ["name": "cafe\u{301}"]]
+        let redacted = byPriority.redact(value, at: .root)
+        #expect(redacted["a"]?[".priority"] == 3)
+        #expect(redacted["a"]?["team"] == ["x": 1], "a section value is kept whole")
+        let names = ["a", "b", "c"].map { redacted[$0]?["name"]?.stringValue ?? "" }
+        #expect(names.allSatisfy { $0.hasPrefix("~string:") })
+        #expect(names[1] != names[2], "NFC and NFD are different values")
+        #expect(byPriority.redact(["name": "Ada"], at: "/z") ["name"] == redacted["a"]?["name"], "equal values, equal tags")
+        let byScore = FlightRedaction(query: DatabaseQuery(order: .child("score")), sectionBy: nil, salt: 1)
+        let objectScore = byScore.redact(["score": ["secret": "s"]], at: "/k")
+        #expect(objectScore["score"]?["secret"]?.stringValue?.hasPrefix("~string:") == true, "an object ordered by keeps its shape only")
+        guard case .set(_, _, let etag?) = byScore.redact(.set("/k", 1, ifMatch: "abc")) else { Issue.record("no etag"); return }
+        #expect(etag.hasPrefix("~etag:"))
+    }
+}
