@@ -1,6 +1,7 @@
 // ClientPathBenchmark.swift — the whole client path without a server: a
 // stream's recorded `data:` texts parsed and applied to a FirebaseCollection
-// (mode all, orderByChild) with 100 sections observed, in this process.
+// (mode all, orderByChild) with 100 sections observed, in this process;
+// with `recording`, a FlightRecorder (1 MiB, redacted) keeps it all.
 
 import Foundation
 import LiveCollection
@@ -24,7 +25,7 @@ enum ClientPathBenchmark {
 
     static let patchSize = 100
 
-    static func run(children: Int, changes: Int) async throws -> Figures {
+    static func run(children: Int, changes: Int, recording: Bool = false) async throws -> Figures {
         let reference = try DatabaseReference(url: "http://127.0.0.1:9", path: "/items")
         let collection = try FirebaseCollection(reference: reference, query: DatabaseQuery(order: .child("s")), mode: .all,
                                                 dataSource: DecodingDataSource<BenchChild>(), opener: .offline)
@@ -43,6 +44,9 @@ enum ClientPathBenchmark {
         var staged = 0
         let token = sections.observeStages { _ in staged += 1 }
         defer { token.cancel() }
+        let recorder = FlightRecorder()
+        if recording { collection.record(into: recorder, sections: sections) }
+        defer { recorder.stop() }
 
         // The recorded texts: a stream's `data:` lines.
         var rng = SplitMix64(seed: 20_261_128)
@@ -78,6 +82,7 @@ enum ClientPathBenchmark {
             await collection.receive(.put(try StreamPayload.parse(json: text, kind: .put, order: .child("s"))))
         }
         let deepSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        guard !recording || recorder.changeCount >= changes else { throw BenchError("\(recorder.changeCount) changes recorded") }
         guard staged >= changes, sections.counts.reduce(0, +) == children else {
             throw BenchError("\(staged) staged changes for \(changes) single changes, \(sections.counts.reduce(0, +)) rows")
         }

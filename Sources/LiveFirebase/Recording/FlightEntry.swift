@@ -171,7 +171,7 @@ public struct FlightChange: Sendable, Equatable {
     /// The row count of every section before the change.
     public var before: [Int]
     /// The row counts a list view's data source reported after the
-    /// change's last stage (with ``FlightRecorder/watch(_:)``); they differ
+    /// change's last stage (with a ``RecordedListTarget``); they differ
     /// from ``after`` when the app changed the list's data outside a batch.
     public var list: [Int]?
     /// The stages a list view applies, one after another.

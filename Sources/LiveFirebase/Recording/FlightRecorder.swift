@@ -18,18 +18,22 @@ import LiveSections
 ///
 /// By default values are redacted: a recording keeps keys, the members the
 /// query orders by and the sections are read from, and replaces other
-/// values by their shape (see ``keepsValues``). Tokens are never recorded.
+/// values by their shape (see ``keepsValues``). Tokens and URLs are never
+/// recorded.
 ///
-/// Attach it with ``FirebaseCollection/record(into:sectionBy:sections:)``.
+/// Attach it with ``FirebaseCollection/record(into:sectionBy:sections:)``,
+/// and wrap the list view in a ``RecordedListTarget``.
 @MainActor
 public final class FlightRecorder {
-    /// The most bytes the kept entries take (their JSON lines with newlines).
+    /// The most bytes the kept entries take (their JSON lines with
+    /// newlines); one entry larger than it is kept alone. The state the
+    /// entries start from is kept beside them.
     public let limit: Int
     /// Whether values are kept as they are instead of as their shape.
     public let keepsValues: Bool
-    /// Where the recording is written when a watched list refuses a stage
-    /// (``watch(_:)``), once the change it belongs to is recorded; nil for
-    /// nowhere.
+    /// Where the recording is written when a ``RecordedListTarget`` finds
+    /// a stage its list would refuse: at once, then again once the change
+    /// it belongs to is recorded; nil for nowhere.
     public var exportOnRejection: URL?
     /// Why the last write to ``exportOnRejection`` failed; nil once one succeeds.
     public private(set) var exportError: FlightRecordingError?
@@ -50,6 +54,7 @@ public final class FlightRecorder {
     var redaction: FlightRedaction?
     /// The change being gathered, and the number of the last one kept.
     private var open: FlightChange?
+    /// The number of changes recorded (kept or let go since).
     public private(set) var changeCount = 0
     /// The row counts after the last change (or when recording began).
     var lastCounts: [Int] = []

@@ -2,8 +2,8 @@
 // notes, checked before UIKit would check them.
 import LiveSections
 
-/// Wraps the list view a ``ListConnector`` drives (a `UITableView` or
-/// `UICollectionView` connector, or ``CheckingListTarget``) so that a
+/// Wraps the list view a `ListConnector` drives (a `UITableView` or
+/// `UICollectionView` connector, or `CheckingListTarget`) so that a
 /// ``FlightRecorder`` notes, with each change, the row counts the list's
 /// data source reports after it, and each stage the list would refuse.
 ///

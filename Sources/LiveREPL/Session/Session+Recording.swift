@@ -10,6 +10,7 @@ extension Session {
     /// after every command and by ``finishRecording()``; a new query,
     /// sections or load mode starts a new part of it.
     /// - Parameters:
+    ///   - url: The file the recording is written to.
     ///   - limit: The most bytes of entries kept (the oldest go first).
     ///   - keepsValues: Keep values as they are, not only keys, sort and
     ///     section values.
