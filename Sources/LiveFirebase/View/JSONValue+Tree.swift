@@ -8,33 +8,20 @@ extension JSONValue {
     /// primitive on the way becomes an object when something is written
     /// below it (deleting below it leaves it as it is), and objects left
     /// empty vanish.
-    /// - Complexity: O(depth of the path), plus O(n) for each array on the
-    ///   way (it becomes the object it stands for).
+    /// - Complexity: O(m) for the members of each object on the path (it is
+    ///   copied, this value keeping its own), plus O(n) for each array on
+    ///   the way (it becomes the object it stands for).
     package func replacing(_ path: ArraySlice<LiveModel.Key>, with newValue: JSONValue) -> JSONValue {
-        guard let first = path.first else { return newValue.isAbsent ? .null : newValue }
-        var members: JSONObject
-        switch self {
-        case .object(let o): members = o
-        case .array: members = objectForm()
-        case .null: members = [:]
-        case .bool, .number, .string:
-            // Nothing below a primitive to delete.
-            if newValue.isAbsent { return self }
-            members = [:]
-        }
-        let inner = (members[first.string] ?? .null).replacing(path.dropFirst(), with: newValue)
-        if inner.isAbsent {
-            members.removeValue(forKey: first.string)
-        } else {
-            members[first.string] = inner
-        }
-        return members.isEmpty ? .null : .object(members)
+        var copy = self
+        copy.replace(path, with: newValue)
+        return copy
     }
 
     /// Replaces the value at `path` in place, as ``replacing(_:with:)``
-    /// makes it.
+    /// describes.
     /// - Complexity: O(depth of the path) when no other value shares this
-    ///   one's objects (each shared one on the way is copied once).
+    ///   one's objects (each shared one on the way is copied once), plus
+    ///   O(n) for each array on the way.
     package mutating func replace(_ path: ArraySlice<LiveModel.Key>, with newValue: JSONValue) {
         guard let first = path.first else {
             self = newValue.isAbsent ? .null : newValue
