@@ -48,8 +48,15 @@ extension FlightEntry {
     /// The version of the format this library writes and reads.
     public static let version = 1
 
-    /// The entry as one line of JSON (no newline inside).
-    public var jsonLine: String { json.jsonText(sortedKeys: true) }
+    /// The entry as one line of JSON (no newline inside); members in no
+    /// particular order, but a header's and a state's sorted (they lead a
+    /// file, and are what two recordings are compared by).
+    public var jsonLine: String {
+        switch self {
+        case .header, .state: return json.jsonText(sortedKeys: true)
+        default: return json.jsonText()
+        }
+    }
 
     var json: JSONValue {
         switch self {
