@@ -52,9 +52,11 @@ struct REPLRunner {
         let progress = ProgressLine(human: printer.human,
                                     enabled: reader.interactive && !options.json && isatty(STDOUT_FILENO) == 1)
         var failed = false
+        var replaying: FlightReplay?
         if let file = options.replay {
             do throws(REPLError) {
                 let replay = FlightReplay(try Self.read(file))
+                replaying = replay
                 let verdict = try await replay.run(until: options.until)
                 printer.print(.text(verdict.lines))
                 switch verdict {
@@ -168,6 +170,8 @@ struct REPLRunner {
             failed = true
             printer.error(error)
         }
+        // A replay's writes the recording never answered: refused, so that nothing waits.
+        await replaying?.finish()
         return failed && !reader.interactive ? 1 : 0
     }
 }

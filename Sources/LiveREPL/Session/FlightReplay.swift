@@ -109,6 +109,16 @@ public final class FlightReplay {
         return .identical(changes: compared)
     }
 
+    /// Refuses the writes still waiting for an answer the recording does
+    /// not give (a replay stopped early, or a recording that ends with
+    /// writes waiting), so that nothing waits once the replay is done; each
+    /// is reverted as a refused write is.
+    public func finish() async {
+        await answers.refuseWaiting()
+        guard let firebase = session?.firebase else { return }
+        for id in firebase.pendingWrites { _ = await firebase.outcome(of: id) }
+    }
+
     /// A new session for `header`'s query, sections and load mode.
     private func start(_ header: FlightHeader) async throws(REPLError) {
         recorder.stop()
@@ -212,9 +222,13 @@ actor ReplayAnswers {
     private var waiting: [CheckedContinuation<DatabaseError?, Never>] = []
     private var answers: [DatabaseError?] = []
 
+    /// Whether no more answers come: every write is then refused.
+    private var closed = false
+
     /// The next write's outcome (nil: confirmed), once the replay reaches it.
     func next() async -> DatabaseError? {
         if !answers.isEmpty { return answers.removeFirst() }
+        if closed { return .stopped }
         return await withCheckedContinuation { waiting.append($0) }
     }
 
@@ -223,8 +237,9 @@ actor ReplayAnswers {
         if waiting.isEmpty { answers.append(error) } else { waiting.removeFirst().resume(returning: error) }
     }
 
-    /// Refuses every write waiting (its session is over).
+    /// Refuses every write waiting, and every later one (no more answers come).
     func refuseWaiting() {
+        closed = true
         for waiter in waiting { waiter.resume(returning: .stopped) }
         waiting.removeAll()
     }

@@ -73,9 +73,11 @@ struct FlightRecordingReaderTests {
                 case .success(let recording):
                     read += 1
                     // A verdict or a clear error, whatever it holds.
-                    do { _ = try await FlightReplay(recording).run() } catch {
+                    let replay = FlightReplay(recording)
+                    do { _ = try await replay.run() } catch {
                         #expect(!error.description.isEmpty, "\(seed), round \(round)")
                     }
+                    await replay.finish()
                 }
             }
             #expect(read > 0 && refused > 0, "\(seed): \(read) read, \(refused) refused")

@@ -15,6 +15,14 @@ import Testing
 struct FlightReplayTests {
     static let seeds: [UInt64] = [1, 2, 3, 41, 977, 20_261_130]
 
+    /// Replays `recording`; nothing is left waiting afterwards.
+    static func verdict(of recording: FlightRecording, until: Int? = nil) async throws -> ReplayVerdict {
+        let replay = FlightReplay(recording)
+        let verdict = try await replay.run(until: until)
+        await replay.finish()
+        return verdict
+    }
+
     /// The rows shown, as keys per section value (what order and sections decide).
     static func layout(_ session: Session) -> [String] {
         session.shownSections().map { section in
@@ -36,6 +44,7 @@ struct FlightReplayTests {
             #expect(recording.changes.count > 10, "\(seed): a session of 120 steps tells changes")
             let replayed = try #require(replay.session)
             #expect(Self.layout(replayed) == Self.layout(run.session), "\(seed): the same order and sections")
+            await replay.finish()
         }
     }
 
@@ -52,7 +61,7 @@ struct FlightReplayTests {
             let kept = lines.dropFirst(2).reduce(0) { $0 + $1.utf8.count + 1 }
             #expect(kept <= 4096, "\(seed): the kept entries' lines fit the bound")
             let recording = try run.recording()
-            let verdict = try await FlightReplay(recording).run()
+            let verdict = try await Self.verdict(of: recording)
             guard case .state(let state) = recording.entries[1] else { throw REPLTestError("no state") }
             if state.pending.isEmpty {
                 exact += 1
@@ -110,6 +119,7 @@ struct FlightReplayTests {
         #expect(try await replay.run(until: 5) == .stopped(changes: 5))
         let counts = try #require(replay.session).shownSections().map(\.rows.count)
         #expect(counts.reduce(0, +) == changes[4].after.reduce(0, +), "\(seed): the rows after change 5")
+        await replay.finish()
     }
 
     @Test("a recording whose change was altered is named at that change, as a defect, with both versions")
@@ -130,7 +140,7 @@ struct FlightReplayTests {
             target = change.number
         }
         try #require(target > 0)
-        let verdict = try await FlightReplay(try FlightRecording(jsonLines: lines.joined(separator: "\n"))).run()
+        let verdict = try await Self.verdict(of: try FlightRecording(jsonLines: lines.joined(separator: "\n")))
         guard case .differs(let change, _, let replayed?, false) = verdict else {
             Issue.record("\(seed): \(verdict)")
             return
@@ -173,7 +183,7 @@ struct FlightReplayTests {
         let recording = try FlightRecording(contentsOf: file)
         #expect(recording.entries.contains { if case .rejected(4, _) = $0 { true } else { false } })
         #expect(recording.changes.last?.number == 4)
-        let verdict = try await FlightReplay(recording).run()
+        let verdict = try await Self.verdict(of: recording)
         #expect(verdict == .changedOutsideBatch(change: 4, reported: [5], told: [4]), "\(verdict.lines)")
     }
 
@@ -194,5 +204,6 @@ struct FlightReplayTests {
         let replay = FlightReplay(recording)
         #expect(try await replay.run() == .identical(changes: 5))
         #expect(Self.layout(try #require(replay.session)) == Self.layout(session))
+        await replay.finish()
     }
 }
