@@ -45,7 +45,7 @@ class RecordingOutsideTests(unittest.TestCase):
         for round in range(12):
             write_batch(ref, rng)
             if round % 3 == 1:
-                key = rng.choice(KEYS)
+                key = rng.choice([k for k in KEYS if " " not in k])  # a command's path is one word
                 reply, _ = repl.command("set /%s %s" % (key, json.dumps(random_child(rng), ensure_ascii=False)))
                 self.assertNotIn("error", reply, "seed %d: %s" % (SEED, reply))
             reply, _ = repl.command("sync 20")

@@ -170,8 +170,13 @@ struct REPLRunner {
             failed = true
             printer.error(error)
         }
-        // A replay's writes the recording never answered: refused, so that nothing waits.
-        await replaying?.finish()
+        // A replay's writes the recording never answered: refused, so that
+        // nothing waits (the session is over: not printed).
+        if let replaying {
+            session.onChange = nil
+            await replaying.finish()
+            _ = session.takeUnsolicited()
+        }
         return failed && !reader.interactive ? 1 : 0
     }
 }
