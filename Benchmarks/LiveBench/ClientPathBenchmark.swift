@@ -1,7 +1,8 @@
 // ClientPathBenchmark.swift — the whole client path without a server: a
 // stream's recorded `data:` texts parsed and applied to a FirebaseCollection
 // (mode all, orderByChild) with 100 sections observed, in this process;
-// with `recording`, a FlightRecorder (1 MiB, redacted) keeps it all.
+// with `recording`, the same single changes again, in chunks alternated
+// between it and a twin collection a FlightRecorder (1 MiB, redacted) keeps.
 
 import Foundation
 import LiveCollection
@@ -21,32 +22,41 @@ enum ClientPathBenchmark {
         /// Single changes three levels down (`/k/m/x`, a member the order
         /// does not read) per second.
         var deepPerSecond: Double
+        /// With `recording`: single changes per second in the chunks
+        /// recorded, and in those between them.
+        var recorded: (singles: Double, unrecorded: Double)?
     }
+
+    /// Single changes in each chunk of the recorded run.
+    static let chunk = 1_000
 
     static let patchSize = 100
 
-    static func run(children: Int, changes: Int, recording: Bool = false) async throws -> Figures {
+    /// A collection of `children` loaded from one `put`, and 100 sections over it.
+    static func loaded(children: Int) async throws
+        -> (FirebaseCollection<DecodingDataSource<BenchChild>>, SectionedCollection<BenchChild, Int>) {
         let reference = try DatabaseReference(url: "http://127.0.0.1:9", path: "/items")
         let collection = try FirebaseCollection(reference: reference, query: DatabaseQuery(order: .child("s")), mode: .all,
                                                 dataSource: DecodingDataSource<BenchChild>(), opener: .offline)
-        defer { collection.stop() }
         var body = "{"
         for i in 0..<children {
             body += (i == 0 ? "" : ",") + #""k\#(i)":{"s":\#(i),"t":"title \#(i)","m":{"x":\#(i),"y":"why"}}"#
         }
         body += "}"
         try await collection.receive(.put, at: .root, json: body)
-        body = ""
         guard collection.collection.count == children else { throw BenchError("loaded \(collection.collection.count)") }
         let sections = SectionedCollection(collection.collection) { (child: BenchChild) in
             child.identifier.string.utf8.reduce(0) { $0 &+ Int($1) } % 100
         }
+        return (collection, sections)
+    }
+
+    static func run(children: Int, changes: Int, recording: Bool = false) async throws -> Figures {
+        let (collection, sections) = try await loaded(children: children)
+        defer { collection.stop() }
         var staged = 0
         let token = sections.observeStages { _ in staged += 1 }
         defer { token.cancel() }
-        let recorder = FlightRecorder()
-        if recording { collection.record(into: recorder, sections: sections) }
-        defer { recorder.stop() }
 
         // The recorded texts: a stream's `data:` lines.
         var rng = SplitMix64(seed: 20_261_128)
@@ -82,13 +92,42 @@ enum ClientPathBenchmark {
             await collection.receive(.put(try StreamPayload.parse(json: text, kind: .put, order: .child("s"))))
         }
         let deepSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        guard !recording || recorder.changeCount >= changes else { throw BenchError("\(recorder.changeCount) changes recorded") }
+        var recorded: (singles: Double, unrecorded: Double)?
+        if recording {
+            // A second collection, recorded from the start, given the same
+            // changes: chunks alternate between the two, so that both see
+            // the same machine.
+            let (twin, twinSections) = try await loaded(children: children)
+            defer { twin.stop() }
+            let recorder = FlightRecorder()
+            twin.record(into: recorder, sections: twinSections)
+            defer { recorder.stop() }
+            // The first collection had these changes: it is given the same
+            // keys again, with values it has not had.
+            let again = singles.map { text in
+                Array(String(decoding: text, as: UTF8.self).replacingOccurrences(of: "\"data\":", with: "\"data\":1").utf8)
+            }
+            var seconds = (on: 0.0, off: 0.0)
+            for part in stride(from: 0, to: singles.count, by: chunk) {
+                for on in [true, false] {
+                    let target = on ? twin : collection
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    for text in (on ? singles : again)[part..<min(part + chunk, singles.count)] {
+                        await target.receive(.put(try StreamPayload.parse(json: text, kind: .put, order: .child("s"))))
+                    }
+                    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                    if on { seconds.on += elapsed } else { seconds.off += elapsed }
+                }
+            }
+            guard recorder.changeCount > 0 else { throw BenchError("no change recorded") }
+            recorded = (Double(singles.count) / seconds.on, Double(singles.count) / seconds.off)
+        }
         guard staged >= changes, sections.counts.reduce(0, +) == children else {
             throw BenchError("\(staged) staged changes for \(changes) single changes, \(sections.counts.reduce(0, +)) rows")
         }
         return Figures(singlesPerSecond: Double(changes) / singleSeconds,
                        patchedPerSecond: Double(patches.count * patchSize) / patchSeconds,
                        parsesPerSecond: Double(changes) / parseSeconds,
-                       deepPerSecond: Double(changes) / deepSeconds)
+                       deepPerSecond: Double(changes) / deepSeconds, recorded: recorded)
     }
 }

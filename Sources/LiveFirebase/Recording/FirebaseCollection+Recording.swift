@@ -25,17 +25,24 @@ extension FirebaseCollection {
                                   isRedacted: !recorder.keepsValues)
         if let sections {
             // Sections the app lets go keep their last counts.
-            recorder.counts = { [weak sections, weak recorder] in sections?.counts ?? recorder?.lastCounts ?? [] }
+            recorder.counts = FlightCounts(
+                all: { [weak sections, weak recorder] in sections?.counts ?? recorder?.lastCounts ?? [] },
+                sections: { [weak sections, weak recorder] in sections?.numberOfSections ?? recorder?.lastCounts.count ?? 0 },
+                rows: { [weak sections, weak recorder] in sections?.numberOfRows(inSection: $0) ?? recorder?.lastCounts[$0] ?? 0 })
             let token = sections.observeStages { [weak recorder] in recorder?.note(stages: $0) }
             recorder.detach.append { token.cancel() }
         } else {
-            recorder.counts = { [weak collection, weak recorder] in collection.map { [$0.count] } ?? recorder?.lastCounts ?? [] }
+            recorder.counts = FlightCounts(
+                all: { [weak collection, weak recorder] in collection.map { [$0.count] } ?? recorder?.lastCounts ?? [] },
+                sections: { 1 },
+                rows: { [weak collection, weak recorder] _ in collection?.count ?? recorder?.lastCounts.first ?? 0 })
             let token = collection.observeUpdates { [weak recorder] in recorder?.note(stages: BatchStage.singleSection(of: $0.batch)) }
             recorder.detach.append { token.cancel() }
         }
-        recorder.lastCounts = recorder.counts()
+        recorder.lastCounts = recorder.counts.all()
         recorder.begin(header, FlightState(value: recordedValue(), isComplete: view.isComplete, isWhole: !view.cacheIsFiltered,
-                                           pending: writeQueue.entries.map { FlightWrite(id: $0.id, write: $0.write) }))
+                                           pending: writeQueue.entries.map { FlightWrite(id: $0.id, write: $0.write) },
+                                           counts: recorder.lastCounts))
         let events = observeChildEvents { [weak recorder] in recorder?.note(event: $0) }
         let values = observeValue { [weak recorder] in recorder?.close() }
         recorder.detach.append { [weak self] in

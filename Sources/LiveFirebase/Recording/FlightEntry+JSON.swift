@@ -3,15 +3,18 @@
 // Every line is an object with a member "k" naming its kind:
 //   {"k":"header","format":"livecollection-recording","version":1,"path":"/rooms",
 //    "query":["score",null,null,null],"sectionBy":"team","redacted":true,"library":"0.1.0"}
-//   {"k":"state","value":{…}|null,"complete":true,"whole":false,"pending":[write…]}
+//   {"k":"state","value":{…}|null,"complete":true,"whole":false,"pending":[write…],"counts":[2]}
 //   {"k":"connected"} {"k":"renewing"} {"k":"disconnected","reason":"…"}
 //   {"k":"ended","failure":null|{"kind":"permissionDenied","reason":"…"}}
 //   {"k":"put","path":"/a","data":…,"whole":false,"cached":false}
 //   {"k":"patch","path":"/","data":{…},"whole":false}
 //   {"k":"write","id":1,"write":{"set":"/a","value":…}} (as the write queue keeps writes)
 //   {"k":"outcome","id":1,"error":null|"…"}
-//   {"k":"change","n":1,"before":[2],"list":null|[2],"after":[3],
+//   {"k":"change","n":1,"before":[2],"after":[3],"list":null|[2],
 //    "stages":[{"dr":[[0,1]],"ir":[[0,2]],…}],"events":[["child_added","k","p"|null]]}
+//   or, as the recorder writes most changes, the counts as sections changed
+//   from the ones before (the state's, then each change's after):
+//   {"k":"change","n":1,"rows":[[0,3]],"list":null,"stages":[…],"events":[…]}
 //   {"k":"rejected","change":4,"reason":"…"}
 //   {"k":"gap","what":"setQuery"}
 import LiveModel
@@ -54,6 +57,7 @@ extension FlightEntry {
     public var jsonLine: String {
         switch self {
         case .header, .state: return json.jsonText(sortedKeys: true)
+        case .change(let c): return String(decoding: c.line(rows: nil), as: UTF8.self)
         default: return json.jsonText()
         }
     }
@@ -69,7 +73,8 @@ extension FlightEntry {
                                      "redacted": .bool(h.isRedacted), "library": .string(h.library)])
         case .state(let state):
             return object("state", ["value": state.value, "complete": .bool(state.isComplete), "whole": .bool(state.isWhole),
-                                    "pending": .array(state.pending.map { FlightEntry.write($0).json })])
+                                    "pending": .array(state.pending.map { FlightEntry.write($0).json }),
+                                    "counts": counts(state.counts)])
         case .message(.connected): return object("connected", [:])
         case .message(.renewingCredential): return object("renewing", [:])
         case .message(.disconnected(let reason)): return object("disconnected", ["reason": .string(reason)])
@@ -84,12 +89,8 @@ extension FlightEntry {
         case .outcome(let id, let error):
             return object("outcome", ["id": .number(Double(id)), "error": error.map { .string($0) } ?? .null])
         case .change(let c):
-            return object("change", [
-                "n": .number(Double(c.number)), "before": counts(c.before), "list": c.list.map(counts) ?? .null,
-                "after": counts(c.after), "stages": .array(c.stages.map(Self.stageJSON)),
-                "events": .array(c.events.map { .array([.string($0.kind.rawValue), .string($0.key.string),
-                                                         $0.previousKey.map { .string($0.string) } ?? .null]) }),
-            ])
+            // Written as bytes (see `FlightChange.line(rows:)`): read back for a value.
+            return (try? JSONValue(parsing: String(decoding: c.line(rows: nil), as: UTF8.self))) ?? .null
         case .rejected(let change, let reason):
             return object("rejected", ["change": .number(Double(change)), "reason": .string(reason)])
         case .gap(let what): return object("gap", ["what": .string(what)])
@@ -103,19 +104,40 @@ extension FlightEntry {
     }
 
     private func counts(_ counts: [Int]) -> JSONValue { .array(counts.map { .number(Double($0)) }) }
+}
 
-    private static func stageJSON(_ s: BatchStage) -> JSONValue {
-        var members = JSONObject()
-        func put(_ name: String, _ items: [JSONValue]) { if !items.isEmpty { members[name] = .array(items) } }
-        func path(_ p: RowPath) -> [JSONValue] { [.number(Double(p.section)), .number(Double(p.row))] }
-        put("ds", s.deletedSections.map { .number(Double($0)) })
-        put("is", s.insertedSections.map { .number(Double($0)) })
-        put("rs", s.reloadedSections.map { .number(Double($0)) })
-        put("ms", s.movedSections.map { .array([.number(Double($0.from)), .number(Double($0.to))]) })
-        put("dr", s.deletedRows.map { .array(path($0)) })
-        put("ir", s.insertedRows.map { .array(path($0)) })
-        put("rr", s.reloadedRows.map { .array(path($0)) })
-        put("mr", s.movedRows.map { .array(path($0.from) + path($0.to)) })
-        return .object(members)
+extension FlightChange {
+    /// The change as one line of JSON. With `rows` (each section whose row
+    /// count changed, with its count after, when no stage moves, inserts,
+    /// deletes or reloads a section), `before` is left out and `after` is
+    /// written as those `rows`: a reader takes both from the counts before
+    /// it, as the recorder writes a change. Otherwise both are written whole.
+    /// - Complexity: O(size of what it told, plus sections without `rows`).
+    func line(rows: [(section: Int, count: Int)]?) -> [UInt8] {
+        var line = FlightLine("change")
+        line.name("n")
+        line.int(number)
+        if let rows {
+            line.name("rows")
+            line.list(rows) { line, row in
+                line.append("[")
+                line.int(row.section)
+                line.append(",")
+                line.int(row.count)
+                line.append("]")
+            }
+        } else {
+            line.name("before")
+            line.counts(before)
+            line.name("after")
+            line.counts(after)
+        }
+        line.name("list")
+        if let list { line.counts(list) } else { line.null() }
+        line.name("stages")
+        line.list(stages) { $0.stage($1) }
+        line.name("events")
+        line.events(events)
+        return line.finished()
     }
 }

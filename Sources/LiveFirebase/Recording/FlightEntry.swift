@@ -75,13 +75,17 @@ public struct FlightState: Sendable, Equatable {
     public var isWhole: Bool
     /// The local writes not yet answered, oldest first.
     public var pending: [FlightWrite]
+    /// The row count of every section then (the first change's `before`).
+    public var counts: [Int]
 
     /// A state holding `value`.
-    public init(value: JSONValue = .null, isComplete: Bool = false, isWhole: Bool = false, pending: [FlightWrite] = []) {
+    public init(value: JSONValue = .null, isComplete: Bool = false, isWhole: Bool = false, pending: [FlightWrite] = [],
+                counts: [Int] = []) {
         self.value = value
         self.isComplete = isComplete
         self.isWhole = isWhole
         self.pending = pending
+        self.counts = counts
     }
 }
 

@@ -44,8 +44,9 @@ public final class FlightRecorder {
 
     /// The header and state the kept entries start from.
     private var base: (header: FlightHeader, state: FlightState)?
-    /// The kept entries and their lines, oldest first from `head`.
-    private var ring: [(entry: FlightEntry, line: String)] = []
+    /// The kept entries' lines, and what dropping each changes in `base`,
+    /// oldest first from `head`.
+    private var ring: [(kept: Kept, line: [UInt8])] = []
     private var head = 0
     /// The bytes of the kept entries.
     public private(set) var byteCount = 0
@@ -58,8 +59,8 @@ public final class FlightRecorder {
     public private(set) var changeCount = 0
     /// The row counts after the last change (or when recording began).
     var lastCounts: [Int] = []
-    /// Reads the row counts of every section now.
-    var counts: () -> [Int] = { [] }
+    /// Reads the row counts of the list's sections now.
+    var counts = FlightCounts(all: { [] }, sections: { 0 }, rows: { _ in 0 })
     /// Stops observing the collection.
     var detach: [() -> Void] = []
 
@@ -73,8 +74,7 @@ public final class FlightRecorder {
     /// The recording now: its header and state, then the kept entries.
     /// - Complexity: O(size of the recording).
     public var entries: [FlightEntry] {
-        guard let base else { return [] }
-        return [.header(base.header), .state(base.state)] + ring[head...].map(\.entry)
+        (try? FlightRecording(jsonLines: jsonLines()).entries) ?? []
     }
 
     /// The recording as JSON lines, one entry per line (see ``FlightRecording``).
@@ -84,15 +84,21 @@ public final class FlightRecorder {
     /// The recording, with the change being told so far when `includingOpen`.
     func jsonLines(includingOpen: Bool) -> String {
         guard let base else { return "" }
-        var text = FlightEntry.header(base.header).jsonLine + "\n"
+        let text = FlightEntry.header(base.header).jsonLine + "\n"
             + FlightEntry.state(base.state).jsonLine + "\n"
-        for item in ring[head...] { text += item.line + "\n" }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(byteCount)
+        for item in ring[head...] {
+            bytes += item.line
+            bytes.append(UInt8(ascii: "\n"))
+        }
         if includingOpen, var change = open {
             change.number = changeCount + 1
-            change.after = counts()
-            text += FlightEntry.change(change).jsonLine + "\n"
+            change.after = counts.all()
+            bytes += change.line(rows: nil)
+            bytes.append(UInt8(ascii: "\n"))
         }
-        return text
+        return text + String(decoding: bytes, as: UTF8.self)
     }
 
     /// Writes the recording to `url`, replacing it whole (never a torn file).
@@ -156,15 +162,38 @@ public final class FlightRecorder {
         }
     }
 
+    /// What dropping an entry changes in the state the recording starts from.
+    private enum Kept {
+        /// What the collection was given.
+        case input(FlightEntry)
+        /// A change, and the counts after it.
+        case change(after: [Int])
+        /// A refused stage.
+        case rejected
+
+        var isOutput: Bool {
+            if case .input = self { return false }
+            return true
+        }
+    }
+
     /// Keeps `entry`, dropping the oldest entries past ``limit``.
     func append(_ entry: FlightEntry) {
-        let line = entry.jsonLine
-        ring.append((entry, line))
-        byteCount += line.utf8.count + 1
+        switch entry {
+        case .change(let change): keep(.change(after: change.after), Array(entry.jsonLine.utf8))
+        case .rejected: keep(.rejected, Array(entry.jsonLine.utf8))
+        default: keep(.input(entry), Array(entry.jsonLine.utf8))
+        }
+    }
+
+    /// Keeps `line`, dropping the oldest entries past ``limit``.
+    private func keep(_ kept: Kept, _ line: [UInt8]) {
+        ring.append((kept, line))
+        byteCount += line.count + 1
         guard byteCount > limit else { return }
         while byteCount > limit, head < ring.count - 1 { dropOldest() }
         // What the dropped input told goes with it: a replay starts at an input.
-        while head < ring.count - 1, ring[head].entry.isOutput { dropOldest() }
+        while head < ring.count - 1, ring[head].kept.isOutput { dropOldest() }
         if head > 64, head * 2 > ring.count {
             ring.removeFirst(head)
             head = 0
@@ -173,11 +202,20 @@ public final class FlightRecorder {
 
     /// Folds the oldest kept entry into the state the recording starts from.
     private func dropOldest() {
-        let (entry, line) = ring[head]
+        let (kept, line) = ring[head]
+        ring[head].line = []
         head += 1
-        byteCount -= line.utf8.count + 1
+        byteCount -= line.count + 1
         droppedCount += 1
         guard base != nil else { return }
+        let entry: FlightEntry
+        switch kept {
+        case .input(let input): entry = input
+        case .change(let after):
+            base!.state.counts = after
+            return
+        case .rejected: return
+        }
         // Changed in place: the state is not copied for each entry dropped.
         switch entry {
         case .header(let header): base = (header, FlightState())
@@ -234,9 +272,10 @@ public final class FlightRecorder {
         guard !change.events.isEmpty || !change.stages.isEmpty else { return }
         changeCount += 1
         change.number = changeCount
-        change.after = counts()
+        let rows = counts.after(change.stages, before: change.before)
+        change.after = rows.after
         lastCounts = change.after
-        append(.change(change))
+        keep(.change(after: change.after), change.line(rows: rows.changed))
         onChange?(change)
         if exportPending, let url = exportOnRejection {
             exportPending = false
@@ -249,13 +288,44 @@ public final class FlightRecorder {
     }
 }
 
-extension FlightEntry {
-    /// Whether the entry is what the collection told (a change or a
-    /// refused stage), not what it was given.
-    var isOutput: Bool {
-        switch self {
-        case .change, .rejected: return true
-        case .header, .state, .message, .write, .outcome, .gap: return false
+/// How a recorder reads a list's row counts.
+struct FlightCounts {
+    /// The row count of every section.
+    let all: () -> [Int]
+    /// The number of sections.
+    let sections: () -> Int
+    /// The row count of one section.
+    let rows: (Int) -> Int
+
+    /// The counts after `stages`, from `before`: read again only for the
+    /// sections the stages put rows in or took rows from, unless a stage
+    /// changes the sections themselves (then all are read, and `changed`
+    /// is nil); `changed` lists the sections whose count changed.
+    /// - Complexity: O(operations in the stages), or O(sections) when they
+    ///   change the sections.
+    func after(_ stages: [BatchStage], before: [Int]) -> (after: [Int], changed: [(section: Int, count: Int)]?) {
+        let sameSections = sections() == before.count && !stages.contains {
+            !$0.deletedSections.isEmpty || !$0.insertedSections.isEmpty || !$0.movedSections.isEmpty
+                || !$0.reloadedSections.isEmpty
         }
+        guard sameSections else { return (all(), nil) }
+        var after = before
+        var changed: [(section: Int, count: Int)] = []
+        func read(_ section: Int) {
+            guard section >= 0, section < after.count else { return }
+            let count = rows(section)
+            guard count != after[section] else { return }
+            after[section] = count
+            changed.append((section, count))
+        }
+        for stage in stages {
+            for path in stage.deletedRows { read(path.section) }
+            for path in stage.insertedRows { read(path.section) }
+            for move in stage.movedRows where move.from.section != move.to.section {
+                read(move.from.section)
+                read(move.to.section)
+            }
+        }
+        return (after, changed)
     }
 }

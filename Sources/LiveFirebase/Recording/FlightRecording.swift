@@ -37,6 +37,7 @@ public struct FlightRecording: Sendable, Equatable {
         var entries: [FlightEntry] = []
         var lines: [Int] = []
         var number = 0
+        var counts: [Int]?
         // Lines end at "\n" (a "\r" before it is dropped): split on bytes,
         // as "\r\n" is one Character.
         for bytes in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
@@ -47,7 +48,7 @@ public struct FlightRecording: Sendable, Equatable {
             do { value = try JSONValue(parsing: String(decoding: line, as: UTF8.self)) } catch {
                 throw FlightRecordingError(line: number, "not JSON (a torn or edited file?): \(error.description)")
             }
-            entries.append(try FlightEntryReader(line: number).entry(value, first: entries.isEmpty))
+            entries.append(try FlightEntryReader(line: number).entry(value, first: entries.isEmpty, counts: &counts))
             lines.append(number)
         }
         guard case .header? = entries.first else { throw FlightRecordingError(line: 0, "empty: no header line") }
@@ -90,7 +91,9 @@ struct FlightEntryReader {
 
     func fail(_ reason: String) -> FlightRecordingError { FlightRecordingError(line: line, reason) }
 
-    func entry(_ value: JSONValue, first: Bool) throws(FlightRecordingError) -> FlightEntry {
+    /// The entry `value` holds; `counts` are the row counts before it
+    /// (nil when unknown), and after it.
+    func entry(_ value: JSONValue, first: Bool, counts: inout [Int]?) throws(FlightRecordingError) -> FlightEntry {
         guard case .object(let o) = value else {
             throw fail(first ? "not a LiveCollection recording: its first line is not a header" : "an entry is a JSON object")
         }
@@ -105,8 +108,9 @@ struct FlightEntryReader {
                 guard case .object(let w) = v else { throw fail("a pending write is an object") }
                 return try write(w)
             }
+            counts = o["counts"] == nil ? nil : try ints(o, "counts")
             return .state(FlightState(value: try member(o, "value"), isComplete: try bool(o, "complete"),
-                                      isWhole: try bool(o, "whole"), pending: pending))
+                                      isWhole: try bool(o, "whole"), pending: pending, counts: counts ?? []))
         case "connected": return .message(.connected)
         case "renewing": return .message(.renewingCredential)
         case "disconnected": return .message(.disconnected(reason: try string(o, "reason")))
@@ -125,7 +129,10 @@ struct FlightEntryReader {
             let error = try member(o, "error")
             guard error.isNull || error.stringValue != nil else { throw fail("an outcome's error is null or a string") }
             return .outcome(id: try int(o, "id"), error: error.stringValue)
-        case "change": return .change(try change(o))
+        case "change":
+            let change = try change(o, before: counts)
+            counts = change.after
+            return .change(change)
         case "rejected": return .rejected(change: try int(o, "change"), reason: try string(o, "reason"))
         case "gap": return .gap(try string(o, "what"))
         default: throw fail("unknown entry kind \"\(kind)\" (made by a newer version?)")
@@ -160,7 +167,8 @@ struct FlightEntryReader {
         }
     }
 
-    private func change(_ o: JSONObject) throws(FlightRecordingError) -> FlightChange {
+    /// A change; its counts are `known` before it unless it says them.
+    private func change(_ o: JSONObject, before known: [Int]?) throws(FlightRecordingError) -> FlightChange {
         let stages = try array(o, "stages").map { (v) throws(FlightRecordingError) -> BatchStage in try stage(v) }
         let events = try array(o, "events").map { (v) throws(FlightRecordingError) -> FlightEvent in
             guard case .array(let e) = v, e.count == 3, let name = e[0].stringValue,
@@ -174,8 +182,21 @@ struct FlightEntryReader {
             return FlightEvent(kind: kind, key: key, previousKey: previous)
         }
         let list: [Int]? = o["list"]?.isNull == false ? try ints(o, "list") : nil
-        return FlightChange(number: try int(o, "n"), before: try ints(o, "before"), list: list, stages: stages,
-                            after: try ints(o, "after"), events: events)
+        guard let before = o["before"] == nil ? known : try ints(o, "before") else {
+            throw fail("a change without \"before\" follows no counts (a state's \"counts\" or a change)")
+        }
+        var after = before
+        if o["after"] != nil {
+            after = try ints(o, "after")
+        } else {
+            for row in try array(o, "rows") {
+                guard let pair = row.arrayValue, pair.count == 2 else { throw fail("member \"rows\" holds [section, count] pairs") }
+                let section = try integer(pair[0], "rows")
+                guard section < after.count else { throw fail("member \"rows\" names section \(section) of \(after.count)") }
+                after[section] = try integer(pair[1], "rows")
+            }
+        }
+        return FlightChange(number: try int(o, "n"), before: before, list: list, stages: stages, after: after, events: events)
     }
 
     private func stage(_ v: JSONValue) throws(FlightRecordingError) -> BatchStage {

@@ -442,10 +442,12 @@ final class QueryView {
                 // As Firebase: a change, preceded by a move when the order's
                 // indexed part of the child changed.
                 let old = c.old!, snapshot = c.new!
-                // Compared by their texts, then the core's digests: neither value is built.
-                guard old.priority != snapshot.priority
+                // A child whose order value changed holds other data; else
+                // compared by their texts, then the core's digests: neither value is built.
+                let moves = query.order.movesChild(from: old, to: snapshot)
+                guard moves || old.priority != snapshot.priority
                         || !old.holdsSameData(as: snapshot, priorities: false) else { break }
-                if query.order.movesChild(from: old, to: snapshot) {
+                if moves {
                     moved.append((new, ChildEvent(kind: .moved, key: c.key, snapshot: snapshot, previousKey: previous(new))))
                 }
                 changed.append((new, ChildEvent(kind: .changed, key: c.key, snapshot: snapshot, previousKey: previous(new))))

@@ -38,6 +38,25 @@ struct FlightEntryTests {
         #expect(read.header.query == query)
     }
 
+    @Test("a change written as the sections it changed takes its counts from the state and the change before it")
+    func changedRows() throws {
+        let header = FlightEntry.header(FlightHeader(path: "/a", query: DatabaseQuery(), sectionBy: nil, mode: .all)).jsonLine
+        let first = FlightChange(number: 1, before: [2, 1], list: nil,
+                                 stages: [BatchStage(insertedRows: [RowPath(section: 1, row: 0)])], after: [2, 2], events: [])
+        let second = FlightChange(number: 2, before: [2, 2], list: [1, 2],
+                                  stages: [BatchStage(deletedRows: [RowPath(section: 0, row: 0)])], after: [1, 2],
+                                  events: [FlightEvent(kind: .removed, key: "x", previousKey: nil)])
+        func text(_ state: FlightState) -> String {
+            [header, FlightEntry.state(state).jsonLine, String(decoding: first.line(rows: [(1, 2)]), as: UTF8.self),
+             String(decoding: second.line(rows: [(0, 1)]), as: UTF8.self)].joined(separator: "\n")
+        }
+        #expect(try FlightRecording(jsonLines: text(FlightState(counts: [2, 1]))).changes == [first, second])
+        // A section the counts before it do not have is refused, naming the line.
+        #expect(throws: FlightRecordingError(line: 3, #"member "rows" names section 1 of 0"#)) {
+            try FlightRecording(jsonLines: text(FlightState()))
+        }
+    }
+
     @Test("an error kept in a recording names no URL")
     func errorsWithoutURLs() {
         let errors: [DatabaseError] = [

@@ -24,6 +24,8 @@ final class RecordedSession {
     /// spellings of one name (NFC and NFD), and plain ones.
     static let keys = ["1", "2", "10", "-1", "007", "a", "b", "caf\u{E9}", "cafe\u{301}", "Z", "zz", "k1"]
 
+    /// The changes whose recorded counts after are not the list's.
+    private(set) var miscounted: [String] = []
     /// The writes made and not answered, oldest first.
     private var written: [DatabaseWrite] = []
     /// Whether each write is answered in the step that makes it.
@@ -56,6 +58,13 @@ final class RecordedSession {
             try await send(.put(path: .root, data: randomLocation(), isWhole: false, isCached: false))
         }
         session.attach(recorder)
+        recorder.onChange = { [unowned self] change in
+            // The counts after are read for the sections the stages touch: every section's must agree.
+            let shown = session.shownSections().map(\.rows.count)
+            if change.after != shown && !(shown.isEmpty && change.after.allSatisfy { $0 == 0 }) {
+                miscounted.append("change \(change.number): recorded \(change.after), shown \(shown)")
+            }
+        }
         for _ in 0..<steps { try await step() }
         // Every write answered, so that nothing waits.
         while !firebase.pendingWrites.isEmpty { await answerOldest() }

@@ -1,0 +1,145 @@
+// FlightLine.swift — a recording's line written as bytes, member by member,
+// without building a JSON value first: what the recorder does per change.
+import LiveModel
+import LiveSections
+
+/// One JSON line of a recording, being written: an object whose first
+/// member is `"k"`, the entry's kind.
+struct FlightLine {
+    private(set) var bytes: [UInt8]
+
+    /// A line for an entry of `kind`.
+    init(_ kind: StaticString) {
+        bytes = []
+        bytes.reserveCapacity(128)
+        bytes.append(contentsOf: #"{"k":""#.utf8)
+        kind.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// The line, its object closed (no newline).
+    consuming func finished() -> [UInt8] {
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
+    }
+
+    /// Starts member `name` (a name with nothing to escape).
+    mutating func name(_ name: StaticString) {
+        bytes.append(contentsOf: #",""#.utf8)
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: #"":"#.utf8)
+    }
+
+    mutating func append(_ byte: Unicode.Scalar) { bytes.append(UInt8(ascii: byte)) }
+
+    /// A count, an index or an id, in decimal.
+    mutating func int(_ value: Int) {
+        if value < 0 {
+            bytes.append(UInt8(ascii: "-"))
+            int(0 - value)
+            return
+        }
+        if value >= 10 { int(value / 10) }
+        bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
+    }
+
+    mutating func string(_ text: String) { JSONValue.writeString(text, to: &bytes) }
+
+    mutating func key(_ key: Key) { JSONValue.writeKey(key, to: &bytes) }
+
+    mutating func bool(_ flag: Bool) { bytes.append(contentsOf: (flag ? "true" : "false").utf8) }
+
+    mutating func null() { bytes.append(contentsOf: "null".utf8) }
+
+    /// JSON text, as it is.
+    mutating func raw(_ text: some Sequence<UInt8>) { bytes.append(contentsOf: text) }
+
+    mutating func value(_ value: JSONValue, sortedKeys: Bool = false) { value.write(to: &bytes, sortedKeys: sortedKeys) }
+
+    /// `[a,b,…]` of `items`, each written by `write`.
+    mutating func list<C: Collection>(_ items: C, _ write: (inout FlightLine, C.Element) -> Void) {
+        append("[")
+        var first = true
+        for item in items {
+            if !first { append(",") }
+            first = false
+            write(&self, item)
+        }
+        append("]")
+    }
+
+    mutating func counts(_ counts: [Int]) { list(counts) { $0.int($1) } }
+
+    /// A stage: its non-empty lists, `ds` `is` `rs` `ms` `dr` `ir` `rr` `mr`.
+    mutating func stage(_ s: BatchStage) {
+        append("{")
+        var first = true
+        func start(_ name: StaticString, _ line: inout FlightLine) {
+            if !first { line.append(",") }
+            first = false
+            line.append("\"")
+            name.withUTF8Buffer { line.bytes.append(contentsOf: $0) }
+            line.raw(#"":"#.utf8)
+        }
+        func sections(_ name: StaticString, _ items: [Int]) {
+            guard !items.isEmpty else { return }
+            start(name, &self)
+            counts(items)
+        }
+        func rows(_ name: StaticString, _ items: [RowPath]) {
+            guard !items.isEmpty else { return }
+            start(name, &self)
+            list(items) { line, p in line.path(p, closing: true) }
+        }
+        sections("ds", s.deletedSections)
+        sections("is", s.insertedSections)
+        sections("rs", s.reloadedSections)
+        if !s.movedSections.isEmpty {
+            start("ms", &self)
+            list(s.movedSections) { line, m in
+                line.append("[")
+                line.int(m.from)
+                line.append(",")
+                line.int(m.to)
+                line.append("]")
+            }
+        }
+        rows("dr", s.deletedRows)
+        rows("ir", s.insertedRows)
+        rows("rr", s.reloadedRows)
+        if !s.movedRows.isEmpty {
+            start("mr", &self)
+            list(s.movedRows) { line, m in
+                line.path(m.from, closing: false)
+                line.append(",")
+                line.int(m.to.section)
+                line.append(",")
+                line.int(m.to.row)
+                line.append("]")
+            }
+        }
+        append("}")
+    }
+
+    /// `[section,row` and, when `closing`, `]`.
+    private mutating func path(_ p: RowPath, closing: Bool) {
+        append("[")
+        int(p.section)
+        append(",")
+        int(p.row)
+        if closing { append("]") }
+    }
+
+    /// Child events, as `[kind, key, previous key or null]`.
+    mutating func events(_ events: [FlightEvent]) {
+        list(events) { line, e in
+            line.append("[")
+            line.string(e.kind.rawValue)
+            line.append(",")
+            line.key(e.key)
+            line.append(",")
+            if let previous = e.previousKey { line.key(previous) } else { line.null() }
+            line.append("]")
+        }
+    }
+}
