@@ -40,9 +40,9 @@ extension FirebaseCollection {
             recorder.detach.append { token.cancel() }
         }
         recorder.lastCounts = recorder.counts.all()
-        recorder.begin(header, FlightState(value: recordedValue(), isComplete: view.isComplete, isWhole: !view.cacheIsFiltered,
+        recorder.begin(header) { FlightState(value: recordedValue($0), isComplete: view.isComplete, isWhole: !view.cacheIsFiltered,
                                            pending: writeQueue.entries.map { FlightWrite(id: $0.id, write: $0.write) },
-                                           counts: recorder.lastCounts))
+                                           counts: recorder.lastCounts) }
         let events = observeChildEvents { [weak recorder] in recorder?.note(event: $0) }
         let values = observeValue { [weak recorder] in recorder?.close() }
         recorder.detach.append { [weak self] in
@@ -57,17 +57,30 @@ extension FirebaseCollection {
         record(into: recorder, sections: SectionedCollection<Model, Never>?.none)
     }
 
-    /// The server's value the view holds, as the location's value.
-    private func recordedValue() -> JSONValue {
-        var members = JSONObject()
+    /// The server's value the view holds, as the location's value, from
+    /// its children's texts (priorities included), redacted by `redaction`.
+    /// - Complexity: O(size of the children's texts).
+    private func recordedValue(_ redaction: FlightRedaction?) -> JSONValue {
+        var line = FlightLine()
+        var any = false
+        line.append("{")
         for key in view.cache.keys {
             let value = view.serverValue(key)
-            if value.exists { members[key.string] = Self.recorded(value) }
+            guard value.exists else { continue }
+            if any { line.append(",") }
+            any = true
+            line.key(key)
+            line.append(":")
+            line.data(value, at: DatabasePath(uncheckedKeys: [key]), redaction)
         }
-        return members.isEmpty ? .null : .object(members)
+        line.append("}")
+        guard any else { return .null }
+        return (try? JSONValue(parsing: String(decoding: line.bytes, as: UTF8.self))) ?? .null
     }
 
-    /// Keeps `message` in the recording, if there is one.
+    /// Keeps `message` in the recording, if there is one: its values
+    /// written from their received text, redacted as they are copied.
+    /// - Complexity: O(size of its text).
     func recordMessage(_ message: StreamMessage, isWholeData: Bool, fromCache: Bool) {
         guard let recorder = flightRecorder else { return }
         let redaction = recorder.redaction
@@ -75,29 +88,34 @@ extension FirebaseCollection {
         case .connected: recorder.note(.message(.connected))
         case .receiving: break
         case .put(let payload):
-            let data = Self.recorded(payload.data)
-            recorder.note(.message(.put(path: payload.path, data: redaction?.redact(data, at: payload.path) ?? data,
-                                        isWhole: isWholeData, isCached: fromCache)))
+            var line = FlightLine("put")
+            line.name("path")
+            line.string(payload.path.description)
+            line.name("data")
+            line.data(payload.data, at: payload.path, redaction)
+            line.name("whole")
+            line.bool(isWholeData)
+            line.name("cached")
+            line.bool(fromCache)
+            recorder.note(message: line.finished())
         case .patch(let payload):
             // From its updates: a member set to null (a deletion) is not in its data.
-            let data = JSONValue.object(JSONObject(payload.updates.map { update in
-                (update.path.relativeText, Self.recorded(update.value))
-            }, uniquingKeysWith: { _, last in last }))
-            recorder.note(.message(.patch(path: payload.path, data: redaction?.redactPatch(data, at: payload.path) ?? data,
-                                          isWhole: isWholeData)))
+            var line = FlightLine("patch")
+            line.name("path")
+            line.string(payload.path.description)
+            line.name("data")
+            line.list(payload.updates, open: "{", close: "}") { line, update in
+                line.string(update.path.relativeText)
+                line.append(":")
+                line.data(update.value, at: try? payload.path.appending(update.path), redaction)
+            }
+            line.name("whole")
+            line.bool(isWholeData)
+            recorder.note(message: line.finished())
         case .disconnected(let error, _): recorder.note(.message(.disconnected(reason: error.recordedDescription)))
         case .renewingCredential: recorder.note(.message(.renewingCredential))
         case .ended(let error): recorder.note(.message(.ended(error.map(FlightFailure.init))))
         }
-    }
-
-    /// A snapshot's value as received, priorities included (null when
-    /// nothing is there).
-    /// - Complexity: O(size of its text).
-    nonisolated static func recorded(_ snapshot: Snapshot) -> JSONValue {
-        var text: [UInt8] = []
-        guard snapshot.appendText(to: &text) else { return .null }
-        return (try? JSONValue(parsing: String(decoding: text, as: UTF8.self))) ?? snapshot.value
     }
 
     /// Keeps write `id` in the recording, if there is one.
@@ -112,3 +130,20 @@ extension FirebaseCollection {
     }
 }
 
+extension FlightLine {
+    /// A snapshot's value as received, priorities included (null when
+    /// nothing is there), at `path` (nil when it cannot be said: then only
+    /// its shape is kept), redacted unless `redaction` is nil.
+    /// - Complexity: O(size of its text).
+    mutating func data(_ snapshot: Snapshot, at path: DatabasePath?, _ redaction: FlightRedaction?) {
+        var text: [UInt8] = []
+        guard snapshot.appendText(to: &text) else { return null() }
+        guard let redaction else { return raw(text) }
+        var out: [UInt8] = []
+        let done = text.withUnsafeBufferPointer { text in
+            if let path { return redaction.redact(text: text, at: path, into: &out) }
+            return redaction.shape(text: text, into: &out)
+        }
+        if done { raw(out) } else { null() }
+    }
+}

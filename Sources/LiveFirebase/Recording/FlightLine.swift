@@ -17,6 +17,9 @@ struct FlightLine {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// JSON text being written, from nothing.
+    init() { bytes = [] }
+
     /// The line, its object closed (no newline).
     consuming func finished() -> [UInt8] {
         bytes.append(UInt8(ascii: "}"))
@@ -56,16 +59,17 @@ struct FlightLine {
 
     mutating func value(_ value: JSONValue, sortedKeys: Bool = false) { value.write(to: &bytes, sortedKeys: sortedKeys) }
 
-    /// `[a,b,…]` of `items`, each written by `write`.
-    mutating func list<C: Collection>(_ items: C, _ write: (inout FlightLine, C.Element) -> Void) {
-        append("[")
+    /// `[a,b,…]` of `items` (or between `open` and `close`), each written by `write`.
+    mutating func list<C: Collection>(_ items: C, open: Unicode.Scalar = "[", close: Unicode.Scalar = "]",
+                                      _ write: (inout FlightLine, C.Element) -> Void) {
+        append(open)
         var first = true
         for item in items {
             if !first { append(",") }
             first = false
             write(&self, item)
         }
-        append("]")
+        append(close)
     }
 
     mutating func counts(_ counts: [Int]) { list(counts) { $0.int($1) } }

@@ -146,12 +146,12 @@ public final class FlightRecorder {
 
     /// Starts a recording, or a new part of it (a new query or sections),
     /// from what the collection holds now.
-    func begin(_ header: FlightHeader, _ state: FlightState) {
+    /// - Parameter state: The state, its value redacted by the redaction given.
+    func begin(_ header: FlightHeader, _ state: (FlightRedaction?) -> FlightState) {
         close()
         redaction = header.isRedacted ? FlightRedaction(query: header.query, sectionBy: header.sectionBy) : nil
-        var state = state
+        var state = state(redaction)
         if let redaction {
-            state.value = redaction.redact(state.value, at: .root)
             state.pending = state.pending.map { FlightWrite(id: $0.id, write: redaction.redact($0.write)) }
         }
         if base == nil {
@@ -170,10 +170,15 @@ public final class FlightRecorder {
         case change(after: [Int])
         /// A refused stage.
         case rejected
+        /// What the collection was given, kept as its line only (read back
+        /// when it is dropped).
+        case line
 
         var isOutput: Bool {
-            if case .input = self { return false }
-            return true
+            switch self {
+            case .change, .rejected: return true
+            case .input, .line: return false
+            }
         }
     }
 
@@ -215,6 +220,11 @@ public final class FlightRecorder {
             base!.state.counts = after
             return
         case .rejected: return
+        case .line:
+            var counts: [Int]?
+            guard let value = try? JSONValue(parsing: String(decoding: line, as: UTF8.self)),
+                  let read = try? FlightEntryReader(line: 0).entry(value, first: false, counts: &counts) else { return }
+            entry = read
         }
         // Changed in place: the state is not copied for each entry dropped.
         switch entry {
@@ -242,6 +252,12 @@ public final class FlightRecorder {
     func note(_ input: FlightEntry) {
         close()
         append(input)
+    }
+
+    /// Keeps a message the collection was given, written as its line.
+    func note(message line: [UInt8]) {
+        close()
+        keep(.line, line)
     }
 
     /// Notes stages told to observers, in the change being gathered.

@@ -38,24 +38,10 @@ struct FlightRedaction: Sendable {
     /// `value`, written at `path` (relative to the location), as kept.
     /// - Complexity: O(size of the value).
     func redact(_ value: JSONValue, at path: DatabasePath) -> JSONValue {
-        let keys = path.keys
-        guard !keys.isEmpty else {
-            // The location's value: its members are the children.
-            guard case .object(let children) = value else { return shape(value) }
-            return .object(JSONObject(uniqueKeysWithValues: children.map { ($0.key, redact(child: $0.value, at: [])) }))
-        }
-        return redact(child: value, at: Array(keys.dropFirst()))
-    }
-
-    /// A patch's members (paths relative to `path`), each as kept.
-    func redactPatch(_ data: JSONValue, at path: DatabasePath) -> JSONValue {
-        guard case .object(let members) = data else { return shape(data) }
-        return .object(JSONObject(uniqueKeysWithValues: members.map { name, value in
-            guard let relative = try? DatabasePath(name), let full = try? path.appending(relative) else {
-                return (name, shape(value))
-            }
-            return (name, redact(value, at: full))
-        }))
+        let text = value.jsonBytes()
+        var out: [UInt8] = []
+        let done = text.withUnsafeBufferPointer { redact(text: $0, at: path, into: &out) }
+        return done ? (try? JSONValue(parsing: String(decoding: out, as: UTF8.self))) ?? .null : .null
     }
 
     /// A write, its values as kept.
@@ -72,44 +58,162 @@ struct FlightRedaction: Sendable {
         }
     }
 
+    /// `text` (JSON), written at `path` (relative to the location), as
+    /// kept, appended to `out`; false, with nothing appended, when the text
+    /// is not JSON.
+    /// - Complexity: O(length of the text).
+    func redact(text: UnsafeBufferPointer<UInt8>, at path: DatabasePath, into out: inout [UInt8]) -> Bool {
+        var scanner = FlightTextScanner(text)
+        let mark = out.count
+        let done: Bool
+        if path.isRoot {
+            // The location's value: its members are the children.
+            done = scanner.peek() == UInt8(ascii: "{")
+                ? members(&scanner, &out) { _, scanner, out in child(&scanner, at: [], &out) }
+                : shape(&scanner, &out)
+        } else {
+            done = child(&scanner, at: Array(path.keys.dropFirst()), &out)
+        }
+        guard done, scanner.peek() == nil else {
+            out.removeSubrange(mark...)
+            return false
+        }
+        return true
+    }
+
     /// The value at `inner` inside a child, as kept.
-    private func redact(child value: JSONValue, at inner: [Key]) -> JSONValue {
-        if keepsChild && inner.isEmpty { return value.objectValue == nil ? value : shape(value) }
+    private func child(_ scanner: inout FlightTextScanner, at inner: [Key], _ out: inout [UInt8]) -> Bool {
+        let isObject = scanner.peek() == UInt8(ascii: "{")
+        if keepsChild && inner.isEmpty { return isObject ? shape(&scanner, &out) : copy(&scanner, &out) }
         // A kept member that is an object orders and sections as any object:
         // its contents are not needed.
         if kept.contains(inner) {
-            return inner == ordered && inner != sectioned && value.objectValue != nil ? shape(value) : value
+            return inner == ordered && inner != sectioned && isObject ? shape(&scanner, &out) : copy(&scanner, &out)
         }
-        let below = kept.filter { $0.count > inner.count && Array($0.prefix(inner.count)) == inner }
-        guard !below.isEmpty, case .object(let members) = value else { return shape(value) }
-        return .object(JSONObject(uniqueKeysWithValues: members.map { name, member in
-            (name, redact(child: member, at: inner + [Key(unchecked: name)]))
-        }))
+        guard isObject, kept.contains(where: { $0.count > inner.count && Array($0.prefix(inner.count)) == inner }) else {
+            return shape(&scanner, &out)
+        }
+        return members(&scanner, &out) { name, scanner, out in
+            child(&scanner, at: inner + [Key(unchecked: String(decoding: name, as: UTF8.self))], &out)
+        }
+    }
+
+    /// An object: each member's name copied, its value written by `value`
+    /// (given the name's bytes).
+    private func members(_ scanner: inout FlightTextScanner, _ out: inout [UInt8],
+                         _ value: (_ name: [UInt8], inout FlightTextScanner, inout [UInt8]) -> Bool) -> Bool {
+        guard scanner.take("{") else { return false }
+        out.append(UInt8(ascii: "{"))
+        if scanner.take("}") {
+            out.append(UInt8(ascii: "}"))
+            return true
+        }
+        while true {
+            guard scanner.peek() == UInt8(ascii: "\""), let start = Optional(scanner.position), let name = scanner.string(),
+                  scanner.take(":") else { return false }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: scanner.text[start..<scanner.position - 1]))
+            out.append(UInt8(ascii: ":"))
+            guard value(name, &scanner, &out) else { return false }
+            if scanner.take(",") {
+                out.append(UInt8(ascii: ","))
+            } else {
+                guard scanner.take("}") else { return false }
+                out.append(UInt8(ascii: "}"))
+                return true
+            }
+        }
+    }
+
+    /// The next value as it is.
+    private func copy(_ scanner: inout FlightTextScanner, _ out: inout [UInt8]) -> Bool {
+        guard let range = scanner.value() else { return false }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: scanner.text[range]))
+        return true
+    }
+
+    /// The next value with every primitive replaced by its tag.
+    private func shape(_ scanner: inout FlightTextScanner, _ out: inout [UInt8]) -> Bool {
+        switch scanner.peek() {
+        case UInt8(ascii: "{"):
+            return members(&scanner, &out) { _, scanner, out in shape(&scanner, &out) }
+        case UInt8(ascii: "["):
+            _ = scanner.take("[")
+            out.append(UInt8(ascii: "["))
+            if scanner.take("]") {
+                out.append(UInt8(ascii: "]"))
+                return true
+            }
+            while true {
+                guard shape(&scanner, &out) else { return false }
+                if scanner.take(",") {
+                    out.append(UInt8(ascii: ","))
+                } else {
+                    guard scanner.take("]") else { return false }
+                    out.append(UInt8(ascii: "]"))
+                    return true
+                }
+            }
+        case UInt8(ascii: "\""):
+            guard let bytes = scanner.string() else { return false }
+            appendTag("string", bytes, to: &out)
+            return true
+        case nil:
+            return false
+        default:
+            guard let range = scanner.value() else { return false }
+            let word = String(decoding: UnsafeBufferPointer(rebasing: scanner.text[range]), as: UTF8.self)
+            switch word {
+            case "null": out.append(contentsOf: "null".utf8)
+            case "true", "false": appendTag("bool", word == "true" ? "t".utf8 : "f".utf8, to: &out)
+            default:
+                guard let number = Double(word), number.isFinite else { return false }
+                appendTag("number", number.description.utf8, to: &out)
+            }
+            return true
+        }
+    }
+
+    /// `text` (JSON) with every primitive replaced by its tag, appended to
+    /// `out`; false, with nothing appended, when the text is not JSON.
+    func shape(text: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) -> Bool {
+        var scanner = FlightTextScanner(text)
+        let mark = out.count
+        guard shape(&scanner, &out), scanner.peek() == nil else {
+            out.removeSubrange(mark...)
+            return false
+        }
+        return true
     }
 
     /// `value` with every primitive replaced by its tag.
     func shape(_ value: JSONValue) -> JSONValue {
-        switch value {
-        case .null: return .null
-        case .bool(let b): return tag("bool", b ? "t" : "f")
-        case .number(let n): return tag("number", n.description)
-        case .string(let s): return tag("string", s)
-        case .array(let items): return .array(items.map(shape))
-        case .object(let members):
-            return .object(JSONObject(uniqueKeysWithValues: members.map { ($0.key, shape($0.value)) }))
+        let text = value.jsonBytes()
+        var out: [UInt8] = []
+        let done = text.withUnsafeBufferPointer { text in
+            var scanner = FlightTextScanner(text)
+            return shape(&scanner, &out)
         }
+        return done ? (try? JSONValue(parsing: String(decoding: out, as: UTF8.self))) ?? .null : .null
     }
 
     /// An ETag, as its tag (it is a digest of a value).
-    private func tag(_ etag: String) -> String { tag("etag", etag).stringValue ?? "" }
+    private func tag(_ etag: String) -> String {
+        var out: [UInt8] = []
+        appendTag("etag", etag.utf8, to: &out)
+        return String(decoding: out.dropFirst().dropLast(), as: UTF8.self)
+    }
 
-    private func tag(_ type: String, _ text: String) -> JSONValue {
+    /// `"~type:hex"`, the tag of a primitive whose text (for a string, its
+    /// bytes; for a number, its shortest form) is `bytes`.
+    private func appendTag(_ type: String, _ bytes: some Sequence<UInt8>, to out: inout [UInt8]) {
         var hasher = Hasher()
         hasher.combine(salt)
         hasher.combine(type)
         // Bytes, not the String: Firebase tells canonically equivalent texts apart.
-        for byte in text.utf8 { hasher.combine(byte) }
+        for byte in bytes { hasher.combine(byte) }
         let digest = UInt64(bitPattern: Int64(hasher.finalize()))
-        return .string("~\(type):" + String(digest, radix: 16))
+        out.append(contentsOf: "\"~\(type):".utf8)
+        out.append(contentsOf: String(digest, radix: 16).utf8)
+        out.append(UInt8(ascii: "\""))
     }
 }

@@ -90,4 +90,33 @@ struct FlightEntryTests {
         guard case .set(_, _, let etag?) = byScore.redact(.set("/k", 1, ifMatch: "abc")) else { Issue.record("no etag"); return }
         #expect(etag.hasPrefix("~etag:"))
     }
+
+    @Test("redaction from received text: escapes and number forms tag as their values; text that is not JSON is refused whole")
+    func redactionFromText() {
+        let byScore = FlightRedaction(query: DatabaseQuery(order: .child("score")), sectionBy: "team", salt: 7)
+        func redact(_ text: String, at path: DatabasePath = "/k") -> String? {
+            var out: [UInt8] = Array("prefix".utf8)
+            let bytes = Array(text.utf8)
+            let done = bytes.withUnsafeBufferPointer { byScore.redact(text: $0, at: path, into: &out) }
+            #expect(String(decoding: out.prefix(6), as: UTF8.self) == "prefix")
+            return done ? String(decoding: out.dropFirst(6), as: UTF8.self) : (out.count == 6 ? nil : "partly written")
+        }
+        let plain = redact(#"{"name":"café","n":1,"ok":true,"score":2.50,"team":{"x":[1,"a"]}}"#)
+        let escaped = redact(#" { "name" : "caf\u00e9" , "n" : 1.0e0, "ok":true, "score":2.50, "team":{"x":[1,"a"]} } "#)
+        #expect(plain != nil)
+        // Kept members are copied as received; tags are the same for the same values.
+        func value(_ text: String?) -> JSONValue { (try? JSONValue(parsing: text ?? "")) ?? .null }
+        #expect(value(plain)["score"] == 2.5 && value(plain)["team"] == ["x": [1, "a"]])
+        #expect(value(plain)["name"] == value(escaped)["name"] && value(plain)["n"] == value(escaped)["n"])
+        #expect(value(plain)["ok"]?.stringValue?.hasPrefix("~bool:") == true)
+        // The same as from the value.
+        #expect(value(plain) == byScore.redact(value(#"{"name":"café","n":1,"ok":true,"score":2.5,"team":{"x":[1,"a"]}}"#), at: "/k"))
+        // A surrogate pair is one scalar: the same tag as the character written out.
+        #expect(value(redact(#"{"name":"\ud83d\ude00"}"#))["name"] == value(redact(#"{"name":"😀"}"#))["name"])
+        // Whole locations: each member is a child.
+        #expect(value(redact(#"{"a":{"score":1,"t":"x"},"b":3}"#, at: .root))["a"]?["score"] == 1)
+        for torn in [#"{"name":"x""#, #"{"name":}"#, #"{"a":1}}"#, #"[1,"#, "", #""abc"#, "nul", #"{"a":1 "b":2}"#] {
+            #expect(redact(torn) == nil, "\(torn)")
+        }
+    }
 }

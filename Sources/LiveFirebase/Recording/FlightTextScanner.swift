@@ -1,0 +1,139 @@
+// FlightTextScanner.swift — steps through JSON text value by value, for a
+// recording to copy or redact it without building a value.
+
+/// A position in JSON text: skips values, reads strings and numbers. It
+/// never reads past the text; on text that is not JSON it returns nil.
+struct FlightTextScanner {
+    let text: UnsafeBufferPointer<UInt8>
+    var position = 0
+
+    init(_ text: UnsafeBufferPointer<UInt8>) { self.text = text }
+
+    /// The byte at the position, after any white space (nil at the end).
+    mutating func peek() -> UInt8? {
+        while position < text.count, text[position] == 0x20 || text[position] == 0x0A || text[position] == 0x0D
+                || text[position] == 0x09 {
+            position += 1
+        }
+        return position < text.count ? text[position] : nil
+    }
+
+    /// Steps over `byte` when it comes next.
+    mutating func take(_ byte: Unicode.Scalar) -> Bool {
+        guard peek() == UInt8(ascii: byte) else { return false }
+        position += 1
+        return true
+    }
+
+    /// The text of the value that comes next, stepped over.
+    mutating func value() -> Range<Int>? {
+        guard let first = peek() else { return nil }
+        let start = position
+        switch first {
+        case UInt8(ascii: "\""):
+            guard stringEnd() else { return nil }
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            // Nesting is counted; strings are stepped over whole.
+            var depth = 0
+            repeat {
+                guard position < text.count else { return nil }
+                switch text[position] {
+                case UInt8(ascii: "\""):
+                    guard stringEnd() else { return nil }
+                    continue
+                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+                default: break
+                }
+                position += 1
+            } while depth > 0
+        default:
+            while position < text.count, !Self.ends(text[position]) { position += 1 }
+            guard position > start else { return nil }
+        }
+        return start..<position
+    }
+
+    /// The bytes a string literal stands for (escapes undone), stepped over.
+    mutating func string() -> [UInt8]? {
+        guard peek() == UInt8(ascii: "\"") else { return nil }
+        let start = position + 1
+        guard stringEnd() else { return nil }
+        let body = UnsafeBufferPointer(rebasing: text[start..<position - 1])
+        guard body.contains(UInt8(ascii: "\\")) else { return Array(body) }
+        var out: [UInt8] = []
+        var i = body.startIndex
+        while i < body.endIndex {
+            let byte = body[i]
+            i += 1
+            guard byte == UInt8(ascii: "\\"), i < body.endIndex else {
+                out.append(byte)
+                continue
+            }
+            let escape = body[i]
+            i += 1
+            switch escape {
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "u"):
+                guard var scalar = hex(body, &i) else { return nil }
+                // A surrogate pair is one scalar.
+                if (0xD800..<0xDC00).contains(scalar), i + 1 < body.endIndex, body[i] == UInt8(ascii: "\\"),
+                   body[i + 1] == UInt8(ascii: "u") {
+                    var j = i + 2
+                    if let low = hex(body, &j), (0xDC00..<0xE000).contains(low) {
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                        i = j
+                    }
+                }
+                out.append(contentsOf: String(Unicode.Scalar(scalar) ?? "\u{FFFD}").utf8)
+            default: out.append(escape)
+            }
+        }
+        return out
+    }
+
+    /// Four hex digits at `i`, stepped over.
+    private func hex(_ body: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> UInt32? {
+        guard i + 4 <= body.endIndex else { return nil }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard let digit = Self.hexDigit(body[i]) else { return nil }
+            value = value << 4 | digit
+            i += 1
+        }
+        return value
+    }
+
+    private static func hexDigit(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(byte - UInt8(ascii: "A") + 10)
+        default: return nil
+        }
+    }
+
+    /// Steps from a string's opening quote past its closing one.
+    private mutating func stringEnd() -> Bool {
+        position += 1
+        while position < text.count {
+            switch text[position] {
+            case UInt8(ascii: "\""):
+                position += 1
+                return true
+            case UInt8(ascii: "\\"): position += 2
+            default: position += 1
+            }
+        }
+        return false
+    }
+
+    private static func ends(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || byte == 0x20
+            || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+}
