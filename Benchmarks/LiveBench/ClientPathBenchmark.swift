@@ -23,8 +23,9 @@ enum ClientPathBenchmark {
         /// does not read) per second.
         var deepPerSecond: Double
         /// With `recording`: single changes per second in the chunks
-        /// recorded, and in those between them.
-        var recorded: (singles: Double, unrecorded: Double)?
+        /// recorded, and in those between them; the seconds `record(into:)`
+        /// took (the state of every child, on the main actor).
+        var recorded: (singles: Double, unrecorded: Double, attach: Double)?
     }
 
     /// Single changes in each chunk of the recorded run.
@@ -92,7 +93,7 @@ enum ClientPathBenchmark {
             await collection.receive(.put(try StreamPayload.parse(json: text, kind: .put, order: .child("s"))))
         }
         let deepSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        var recorded: (singles: Double, unrecorded: Double)?
+        var recorded: (singles: Double, unrecorded: Double, attach: Double)?
         if recording {
             // A second collection, recorded from the start, given the same
             // changes: chunks alternate between the two, so that both see
@@ -100,7 +101,7 @@ enum ClientPathBenchmark {
             let (twin, twinSections) = try await loaded(children: children)
             defer { twin.stop() }
             let recorder = FlightRecorder()
-            twin.record(into: recorder, sections: twinSections)
+            let attachSeconds = Timing.seconds { twin.record(into: recorder, sections: twinSections) }
             defer { recorder.stop() }
             // The first collection had these changes: it is given the same
             // keys again, with values it has not had.
@@ -120,7 +121,7 @@ enum ClientPathBenchmark {
                 }
             }
             guard recorder.changeCount > 0 else { throw BenchError("no change recorded") }
-            recorded = (Double(singles.count) / seconds.on, Double(singles.count) / seconds.off)
+            recorded = (Double(singles.count) / seconds.on, Double(singles.count) / seconds.off, attachSeconds)
         }
         guard staged >= changes, sections.counts.reduce(0, +) == children else {
             throw BenchError("\(staged) staged changes for \(changes) single changes, \(sections.counts.reduce(0, +)) rows")

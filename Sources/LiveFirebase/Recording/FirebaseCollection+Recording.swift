@@ -90,28 +90,32 @@ extension FirebaseCollection {
         case .put(let payload):
             var line = FlightLine("put")
             line.name("path")
-            line.string(payload.path.description)
+            line.path(payload.path)
             line.name("data")
+            let start = line.bytes.count
             line.data(payload.data, at: payload.path, redaction)
+            let data = start..<line.bytes.count
             line.name("whole")
             line.bool(isWholeData)
             line.name("cached")
             line.bool(fromCache)
-            recorder.note(message: line.finished())
+            recorder.note(put: payload.path, line: line.finished(), data: data, isWhole: isWholeData)
         case .patch(let payload):
             // From its updates: a member set to null (a deletion) is not in its data.
             var line = FlightLine("patch")
             line.name("path")
-            line.string(payload.path.description)
+            line.path(payload.path)
             line.name("data")
+            let start = line.bytes.count
             line.list(payload.updates, open: "{", close: "}") { line, update in
                 line.string(update.path.relativeText)
                 line.append(":")
                 line.data(update.value, at: try? payload.path.appending(update.path), redaction)
             }
+            let data = start..<line.bytes.count
             line.name("whole")
             line.bool(isWholeData)
-            recorder.note(message: line.finished())
+            recorder.note(patch: payload.path, line: line.finished(), data: data, isWhole: isWholeData)
         case .disconnected(let error, _): recorder.note(.message(.disconnected(reason: error.recordedDescription)))
         case .renewingCredential: recorder.note(.message(.renewingCredential))
         case .ended(let error): recorder.note(.message(.ended(error.map(FlightFailure.init))))
@@ -147,3 +151,4 @@ extension FlightLine {
         if done { raw(out) } else { null() }
     }
 }
+

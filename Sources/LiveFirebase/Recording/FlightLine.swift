@@ -37,16 +37,34 @@ struct FlightLine {
 
     /// A count, an index or an id, in decimal.
     mutating func int(_ value: Int) {
-        if value < 0 {
-            bytes.append(UInt8(ascii: "-"))
-            int(0 - value)
-            return
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        guard magnitude >= 10 else { return bytes.append(UInt8(ascii: "0") + UInt8(magnitude)) }
+        let start = bytes.count
+        while magnitude > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
         }
-        if value >= 10 { int(value / 10) }
-        bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
+        bytes[start...].reverse()
     }
 
     mutating func string(_ text: String) { JSONValue.writeString(text, to: &bytes) }
+
+    /// A path's text (`/a/b`), as a string.
+    mutating func path(_ path: DatabasePath) {
+        // Keys never hold a control character, but may hold `"` or `\`.
+        let plain = path.keys.allSatisfy { key in
+            key.withUTF8 { !$0.contains(UInt8(ascii: "\"")) && !$0.contains(UInt8(ascii: "\\")) && !$0.contains { $0 < 0x20 } }
+        }
+        guard plain else { return string(path.description) }
+        append("\"")
+        if path.isRoot { append("/") }
+        for key in path.keys {
+            append("/")
+            key.withUTF8 { bytes.append(contentsOf: $0) }
+        }
+        append("\"")
+    }
 
     mutating func key(_ key: Key) { JSONValue.writeKey(key, to: &bytes) }
 
@@ -137,9 +155,12 @@ struct FlightLine {
     /// Child events, as `[kind, key, previous key or null]`.
     mutating func events(_ events: [FlightEvent]) {
         list(events) { line, e in
-            line.append("[")
-            line.string(e.kind.rawValue)
-            line.append(",")
+            switch e.kind {
+            case .added: line.raw(#"["child_added","#.utf8)
+            case .removed: line.raw(#"["child_removed","#.utf8)
+            case .changed: line.raw(#"["child_changed","#.utf8)
+            case .moved: line.raw(#"["child_moved","#.utf8)
+            }
             line.key(e.key)
             line.append(",")
             if let previous = e.previousKey { line.key(previous) } else { line.null() }

@@ -170,14 +170,15 @@ public final class FlightRecorder {
         case change(after: [Int])
         /// A refused stage.
         case rejected
-        /// What the collection was given, kept as its line only (read back
-        /// when it is dropped).
-        case line
+        /// A put or a patch kept as its line only: its data (the bytes of
+        /// the line in `data`) is read back when it is dropped.
+        case put(DatabasePath, data: Range<Int>, isWhole: Bool)
+        case patch(DatabasePath, data: Range<Int>, isWhole: Bool)
 
         var isOutput: Bool {
             switch self {
             case .change, .rejected: return true
-            case .input, .line: return false
+            case .input, .put, .patch: return false
             }
         }
     }
@@ -220,11 +221,12 @@ public final class FlightRecorder {
             base!.state.counts = after
             return
         case .rejected: return
-        case .line:
-            var counts: [Int]?
-            guard let value = try? JSONValue(parsing: String(decoding: line, as: UTF8.self)),
-                  let read = try? FlightEntryReader(line: 0).entry(value, first: false, counts: &counts) else { return }
-            entry = read
+        case .put(let path, let range, let isWhole):
+            guard let data = try? JSONValue(parsingUTF8: line[range]) else { return }
+            entry = .message(.put(path: path, data: data, isWhole: isWhole, isCached: false))
+        case .patch(let path, let range, let isWhole):
+            guard let data = try? JSONValue(parsingUTF8: line[range]) else { return }
+            entry = .message(.patch(path: path, data: data, isWhole: isWhole))
         }
         // Changed in place: the state is not copied for each entry dropped.
         switch entry {
@@ -254,10 +256,17 @@ public final class FlightRecorder {
         append(input)
     }
 
-    /// Keeps a message the collection was given, written as its line.
-    func note(message line: [UInt8]) {
+    /// Keeps a put the collection was given, written as its line, its
+    /// data in the bytes `data`.
+    func note(put path: DatabasePath, line: [UInt8], data: Range<Int>, isWhole: Bool) {
         close()
-        keep(.line, line)
+        keep(.put(path, data: data, isWhole: isWhole), line)
+    }
+
+    /// Keeps a patch the collection was given, as ``note(put:line:data:isWhole:)``.
+    func note(patch path: DatabasePath, line: [UInt8], data: Range<Int>, isWhole: Bool) {
+        close()
+        keep(.patch(path, data: data, isWhole: isWhole), line)
     }
 
     /// Notes stages told to observers, in the change being gathered.
