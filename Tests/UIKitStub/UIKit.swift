@@ -118,6 +118,15 @@ extension UITableView {
     public init(style: UITableView.Style) { super.init() }
     public required init?(coder: NSCoder) { super.init() }
     open var tableView: UITableView! { UITableView() }
+    open func numberOfSections(in tableView: UITableView) -> Int { 1 }
+    open func tableView(_ tableView: UITableView, numberOfRowsInSection section: Int) -> Int { 0 }
+    open func tableView(_ tableView: UITableView, titleForHeaderInSection section: Int) -> String? { nil }
+    open func tableView(_ tableView: UITableView, cellForRowAt indexPath: IndexPath) -> UITableViewCell { UITableViewCell() }
+}
+
+extension IndexPath {
+    public var section: Int { self[0] }
+    public var row: Int { self[1] }
 }
 
 extension UITableViewDiffableDataSource {
