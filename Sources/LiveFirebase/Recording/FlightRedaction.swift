@@ -84,7 +84,9 @@ struct FlightRedaction: Sendable {
     /// The value at `inner` inside a child, as kept.
     private func child(_ scanner: inout FlightTextScanner, at inner: [Key], _ out: inout [UInt8]) -> Bool {
         let isObject = scanner.peek() == UInt8(ascii: "{")
-        if keepsChild && inner.isEmpty { return isObject ? shape(&scanner, &out) : copy(&scanner, &out) }
+        // Ordered by value, a primitive child is kept; an object orders as
+        // any object does, so only what the sections read is kept of it.
+        if keepsChild && inner.isEmpty && !isObject { return copy(&scanner, &out) }
         // A kept member that is an object orders and sections as any object:
         // its contents are not needed.
         if kept.contains(inner) {

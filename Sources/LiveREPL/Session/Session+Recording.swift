@@ -33,19 +33,28 @@ extension Session {
         }
     }
 
+    /// Records the session into `recorder` from now on, written nowhere:
+    /// as ``startRecording(to:limit:keepsValues:)`` does otherwise.
+    func startRecording(into recorder: FlightRecorder) {
+        flight?.recorder.stop()
+        flight = (recorder, nil)
+        attachRecorder()
+    }
+
     /// Writes the recording a last time and stops it.
     /// - Throws: ``REPLError/recording(_:)`` when the file cannot be written.
     public func finishRecording() throws(REPLError) {
         guard let (recorder, url) = flight else { return }
         flight = nil
         recorder.stop()
+        guard let url else { return }
         do { try recorder.write(to: url) } catch { throw .recording(error) }
     }
 
     /// `record FILE` and `record stop`.
     func record(_ file: String?) throws(REPLError) -> [String] {
         guard let file else {
-            guard let url = flight?.url else { return ["not recording"] }
+            guard let url = flight?.url ?? nil else { return ["not recording"] }
             try finishRecording()
             return ["recorded into \(url.path)"]
         }
@@ -79,7 +88,7 @@ extension Session {
     /// and what came between commands with it). A file that cannot be
     /// written is said at the end (``finishRecording()``).
     public func saveRecording() {
-        guard let (recorder, url) = flight else { return }
+        guard let (recorder, url) = flight, let url else { return }
         try? recorder.write(to: url)
     }
 }

@@ -94,7 +94,7 @@ extension Session {
         var oldDigests: [Key: ValueDigest] = [:]
         for model in firebase.collection.models { oldDigests[model.identifier] = model.digest }
 
-        let next = try Self.collection(reference, newOptions, newMode, opener: opener, cache: firebase.cache)
+        let next = try Self.collection(reference, newOptions, newMode, opener: opener, cache: firebase.cache, writer: writer)
         let nextView = SessionView(next.collection, sectionBy: try newOptions.sectionPath())
         recorder.attach(to: next, view: nextView)
         do {

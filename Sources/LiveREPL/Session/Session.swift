@@ -83,7 +83,9 @@ public final class Session {
     /// How long a write waits for its change to reach the collection.
     public var writeTimeout: Double = 5
     /// The recording being kept, and the file it is written to (`record`).
-    var flight: (recorder: FlightRecorder, url: URL)?
+    var flight: (recorder: FlightRecorder, url: URL?)?
+    /// Sends the writes of every collection the session makes.
+    let writer: WriteSender
 
     /// A session on `path` of `source`, with the query and sections of
     /// `options`, loading in `mode`, keeping its children in `cache` (with
@@ -101,6 +103,7 @@ public final class Session {
          opener: StreamOpener, cache: CollectionCache?, writer: WriteSender) throws(REPLError) {
         self.source = source
         self.cache = cache
+        self.writer = writer
         self.options = options
         self.mode = mode
         switch source {

@@ -87,6 +87,11 @@ struct FlightEntryTests {
         let byScore = FlightRedaction(query: DatabaseQuery(order: .child("score")), sectionBy: nil, salt: 1)
         let objectScore = byScore.redact(["score": ["secret": "s"]], at: "/k")
         #expect(objectScore["score"]?["secret"]?.stringValue?.hasPrefix("~string:") == true, "an object ordered by keeps its shape only")
+        // Ordered by value, an object child orders as any object: only its section value is kept.
+        let byValue = FlightRedaction(query: DatabaseQuery(order: .value), sectionBy: "team", salt: 1)
+        let children = byValue.redact(["a": ["team": "red", "name": "Ada"], "b": 4], at: .root)
+        #expect(children["a"]?["team"] == "red" && children["b"] == 4)
+        #expect(children["a"]?["name"]?.stringValue?.hasPrefix("~string:") == true)
         guard case .set(_, _, let etag?) = byScore.redact(.set("/k", 1, ifMatch: "abc")) else { Issue.record("no etag"); return }
         #expect(etag.hasPrefix("~etag:"))
     }

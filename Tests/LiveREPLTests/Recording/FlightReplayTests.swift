@@ -49,6 +49,25 @@ struct FlightReplayTests {
         }
     }
 
+    @Test("seeded sessions with new queries and sections replay identically, part by part, redacted or not",
+          arguments: [false, true])
+    func queriesAndSections(keepsValues: Bool) async throws {
+        for seed in TestSeed.all("FlightReplayTests/queriesAndSections", defaults: Self.seeds, fresh: true) {
+            let run = try RecordedSession(seed: seed, sections: true, keepsValues: keepsValues)
+            run.queries = true
+            try await run.run(steps: 200, recordAfterLoad: true)
+            let recording = try run.recording()
+            let headers = recording.entries.filter { if case .header = $0 { true } else { false } }.count
+            #expect(headers == run.queryChanges + 1, "\(seed): a part per query")
+            let replay = FlightReplay(recording)
+            let verdict = try await replay.run()
+            #expect(verdict == .identical(changes: recording.changes.count), "\(seed): \(verdict.lines.joined(separator: "\n"))")
+            #expect(run.miscounted.isEmpty, "\(seed): \(run.miscounted)")
+            #expect(run.queryChanges > 0, "\(seed): 200 steps change the query")
+            await replay.finish()
+        }
+    }
+
     @Test("a ring smaller than the session keeps its bound, and what it kept still replays identically",
           arguments: [false, true])
     func boundedRing(promptOutcomes: Bool) async throws {

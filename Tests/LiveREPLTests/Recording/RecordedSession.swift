@@ -24,6 +24,10 @@ final class RecordedSession {
     /// spellings of one name (NFC and NFD), and plain ones.
     static let keys = ["1", "2", "10", "-1", "007", "a", "b", "caf\u{E9}", "cafe\u{301}", "Z", "zz", "k1"]
 
+    /// Whether steps change the query and sections (each a new part of the recording).
+    var queries = false
+    /// The query changes made.
+    private(set) var queryChanges = 0
     /// The changes whose recorded counts after are not the list's.
     private(set) var miscounted: [String] = []
     /// The writes made and not answered, oldest first.
@@ -57,7 +61,7 @@ final class RecordedSession {
         if recordAfterLoad {
             try await send(.put(path: .root, data: randomLocation(), isWhole: false, isCached: false))
         }
-        session.attach(recorder)
+        session.startRecording(into: recorder)
         recorder.onChange = { [unowned self] change in
             // The counts after are read for the sections the stages touch: every section's must agree.
             let shown = session.shownSections().map(\.rows.count)
@@ -107,6 +111,26 @@ final class RecordedSession {
             if promptOutcomes { await answerOldest() }
         case 80..<92:
             if !firebase.pendingWrites.isEmpty { await answerOldest() }
+        case 97..<100 where queries:
+            // A new query or sections: a new part of the recording. The
+            // writes waiting are answered first.
+            while !firebase.pendingWrites.isEmpty { await answerOldest() }
+            var arguments = ["--order-by", ["score", "team", "$key", "$value"][Int.random(in: 0..<4, using: &random)]]
+            if bool() { arguments += ["--section-by", "team"] }
+            if Int.random(in: 0..<3, using: &random) == 0 { arguments += [bool() ? "--limit-first" : "--limit-last", "4"] }
+            // The new collection loads what the server holds now.
+            session.offlineValue = server
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0:
+                _ = try await session.run(.load(.live))
+                queryChanges += 1
+            case 1:
+                _ = try await session.run(.load(.all))
+                queryChanges += 1
+            default:
+                _ = try await session.run(.query(try QueryOptions.parse(arguments)))
+                queryChanges += 1
+            }
         default:
             // A reconnect: the server's whole value again, changed meanwhile.
             try await firebase.replay(.disconnected(reason: "connection reset"))
