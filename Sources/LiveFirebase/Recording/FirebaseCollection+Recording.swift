@@ -133,22 +133,3 @@ extension FirebaseCollection {
         flightRecorder?.note(.outcome(id: id, error: failure?.recordedDescription))
     }
 }
-
-extension FlightLine {
-    /// A snapshot's value as received, priorities included (null when
-    /// nothing is there), at `path` (nil when it cannot be said: then only
-    /// its shape is kept), redacted unless `redaction` is nil.
-    /// - Complexity: O(size of its text).
-    mutating func data(_ snapshot: Snapshot, at path: DatabasePath?, _ redaction: FlightRedaction?) {
-        var text: [UInt8] = []
-        guard snapshot.appendText(to: &text) else { return null() }
-        guard let redaction else { return raw(text) }
-        var out: [UInt8] = []
-        let done = text.withUnsafeBufferPointer { text in
-            if let path { return redaction.redact(text: text, at: path, into: &out) }
-            return redaction.shape(text: text, into: &out)
-        }
-        if done { raw(out) } else { null() }
-    }
-}
-

@@ -77,6 +77,26 @@ struct FlightLine {
 
     mutating func value(_ value: JSONValue, sortedKeys: Bool = false) { value.write(to: &bytes, sortedKeys: sortedKeys) }
 
+    /// A snapshot's value as received, priorities included (null when
+    /// nothing is there), at `path` (nil when it cannot be said: then only
+    /// its shape is kept), redacted unless `redaction` is nil: written from
+    /// its text as it is read.
+    /// - Complexity: O(size of its text).
+    mutating func data(_ snapshot: Snapshot, at path: DatabasePath?, _ redaction: FlightRedaction?) {
+        let mark = bytes.count
+        let done = snapshot.withText { text -> Bool in
+            guard let redaction else {
+                bytes.append(contentsOf: text)
+                return true
+            }
+            if let path { return redaction.redact(text: text, at: path, into: &bytes) }
+            return redaction.shape(text: text, into: &bytes)
+        }
+        guard done != true else { return }
+        bytes.removeSubrange(mark...)
+        null()
+    }
+
     /// `[a,b,…]` of `items` (or between `open` and `close`), each written by `write`.
     mutating func list<C: Collection>(_ items: C, open: Unicode.Scalar = "[", close: Unicode.Scalar = "]",
                                       _ write: (inout FlightLine, C.Element) -> Void) {

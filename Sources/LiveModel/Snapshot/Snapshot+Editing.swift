@@ -11,7 +11,7 @@ extension Snapshot {
     /// Calls `body` with this snapshot's JSON text exactly as received
     /// (export members included); nil when nothing exists here.
     /// - Complexity: O(1) besides `body`.
-    func withText<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
+    package func withText<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
         switch location {
         case .root(let document): return document.isNull ? nil : try document.withRootText(body)
         case .child(let document, let index): return try document.withText(at: index, body)
