@@ -126,11 +126,51 @@ struct FlightRedaction: Sendable {
         }
     }
 
-    /// The next value as it is.
+    /// The next value as it is (checked to be JSON as it is copied).
     private func copy(_ scanner: inout FlightTextScanner, _ out: inout [UInt8]) -> Bool {
-        guard let range = scanner.value() else { return false }
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: scanner.text[range]))
-        return true
+        switch scanner.peek() {
+        case UInt8(ascii: "{"):
+            return members(&scanner, &out) { _, scanner, out in copy(&scanner, &out) }
+        case UInt8(ascii: "["):
+            return elements(&scanner, &out) { scanner, out in copy(&scanner, &out) }
+        case UInt8(ascii: "\""):
+            let start = scanner.position
+            guard scanner.string() != nil else { return false }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: scanner.text[start..<scanner.position]))
+            return true
+        case nil:
+            return false
+        default:
+            guard let range = scanner.value() else { return false }
+            let word = UnsafeBufferPointer(rebasing: scanner.text[range])
+            // A number a double cannot hold is refused, as the parsers of recordings do.
+            guard word.elementsEqual("null".utf8) || word.elementsEqual("true".utf8) || word.elementsEqual("false".utf8)
+                    || FlightTextScanner.isNumber(word) && Double(String(decoding: word, as: UTF8.self))?.isFinite == true
+            else { return false }
+            out.append(contentsOf: word)
+            return true
+        }
+    }
+
+    /// An array: each element written by `element`.
+    private func elements(_ scanner: inout FlightTextScanner, _ out: inout [UInt8],
+                          _ element: (inout FlightTextScanner, inout [UInt8]) -> Bool) -> Bool {
+        guard scanner.take("[") else { return false }
+        out.append(UInt8(ascii: "["))
+        if scanner.take("]") {
+            out.append(UInt8(ascii: "]"))
+            return true
+        }
+        while true {
+            guard element(&scanner, &out) else { return false }
+            if scanner.take(",") {
+                out.append(UInt8(ascii: ","))
+            } else {
+                guard scanner.take("]") else { return false }
+                out.append(UInt8(ascii: "]"))
+                return true
+            }
+        }
     }
 
     /// The next value with every primitive replaced by its tag.
@@ -139,22 +179,7 @@ struct FlightRedaction: Sendable {
         case UInt8(ascii: "{"):
             return members(&scanner, &out) { _, scanner, out in shape(&scanner, &out) }
         case UInt8(ascii: "["):
-            _ = scanner.take("[")
-            out.append(UInt8(ascii: "["))
-            if scanner.take("]") {
-                out.append(UInt8(ascii: "]"))
-                return true
-            }
-            while true {
-                guard shape(&scanner, &out) else { return false }
-                if scanner.take(",") {
-                    out.append(UInt8(ascii: ","))
-                } else {
-                    guard scanner.take("]") else { return false }
-                    out.append(UInt8(ascii: "]"))
-                    return true
-                }
-            }
+            return elements(&scanner, &out) { scanner, out in shape(&scanner, &out) }
         case UInt8(ascii: "\""):
             guard let bytes = scanner.string() else { return false }
             appendTag("string", bytes, to: &out)
@@ -163,12 +188,13 @@ struct FlightRedaction: Sendable {
             return false
         default:
             guard let range = scanner.value() else { return false }
-            let word = String(decoding: UnsafeBufferPointer(rebasing: scanner.text[range]), as: UTF8.self)
+            let bytes = UnsafeBufferPointer(rebasing: scanner.text[range])
+            let word = String(decoding: bytes, as: UTF8.self)
             switch word {
             case "null": out.append(contentsOf: "null".utf8)
             case "true", "false": appendTag("bool", word == "true" ? "t".utf8 : "f".utf8, to: &out)
             default:
-                guard let number = Double(word), number.isFinite else { return false }
+                guard FlightTextScanner.isNumber(bytes), let number = Double(word), number.isFinite else { return false }
                 appendTag("number", number.description.utf8, to: &out)
             }
             return true

@@ -60,6 +60,7 @@ struct FlightTextScanner {
         let start = position + 1
         guard stringEnd() else { return nil }
         let body = UnsafeBufferPointer(rebasing: text[start..<position - 1])
+        guard !body.contains(where: { $0 < 0x20 }) else { return nil }
         guard body.contains(UInt8(ascii: "\\")) else { return Array(body) }
         var out: [UInt8] = []
         var i = body.startIndex
@@ -78,6 +79,7 @@ struct FlightTextScanner {
             case UInt8(ascii: "t"): out.append(0x09)
             case UInt8(ascii: "b"): out.append(0x08)
             case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escape)
             case UInt8(ascii: "u"):
                 guard var scalar = hex(body, &i) else { return nil }
                 // A surrogate pair is one scalar.
@@ -90,10 +92,34 @@ struct FlightTextScanner {
                     }
                 }
                 out.append(contentsOf: String(Unicode.Scalar(scalar) ?? "\u{FFFD}").utf8)
-            default: out.append(escape)
+            default: return nil
             }
         }
         return out
+    }
+
+    /// Whether `word` is a JSON number: `-? int frac? exp?`.
+    static func isNumber(_ word: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = word.startIndex
+        func digits() -> Int {
+            let start = i
+            while i < word.endIndex, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(word[i]) { i += 1 }
+            return i - start
+        }
+        if i < word.endIndex, word[i] == UInt8(ascii: "-") { i += 1 }
+        let first = i
+        let whole = digits()
+        guard whole > 0, whole == 1 || word[first] != UInt8(ascii: "0") else { return false }
+        if i < word.endIndex, word[i] == UInt8(ascii: ".") {
+            i += 1
+            guard digits() > 0 else { return false }
+        }
+        if i < word.endIndex, word[i] == UInt8(ascii: "e") || word[i] == UInt8(ascii: "E") {
+            i += 1
+            if i < word.endIndex, word[i] == UInt8(ascii: "+") || word[i] == UInt8(ascii: "-") { i += 1 }
+            guard digits() > 0 else { return false }
+        }
+        return i == word.endIndex
     }
 
     /// Four hex digits at `i`, stepped over.

@@ -3,6 +3,7 @@
 
 import Foundation
 import LiveModel
+import LiveTestSupport
 import LiveSections
 import Testing
 @testable import LiveFirebase
@@ -122,6 +123,37 @@ struct FlightEntryTests {
         #expect(value(redact(#"{"a":{"score":1,"t":"x"},"b":3}"#, at: .root))["a"]?["score"] == 1)
         for torn in [#"{"name":"x""#, #"{"name":}"#, #"{"a":1}}"#, #"[1,"#, "", #""abc"#, "nul", #"{"a":1 "b":2}"#] {
             #expect(redact(torn) == nil, "\(torn)")
+        }
+    }
+
+    @Test("redacting damaged text never traps: it is refused whole, or written as JSON")
+    func redactionOfDamagedText() throws {
+        let seed = TestSeed.current("FlightEntryTests/redactionOfDamagedText")
+        var random = seed.generator
+        let redaction = FlightRedaction(query: DatabaseQuery(order: .child("s")), sectionBy: "t/u", salt: 3)
+        let valid = Array(#"{"a":{"s":1.5e3,"t":{"u":"x\"y","v":[true,null]},"w":"caf\u00e9\ud83d\ude00"},"b":-0}"#.utf8)
+        let alphabet = Array(#"{}[]",:\u0123456789abcdefe+-. tn"#.utf8)
+        for _ in 0..<2_000 {
+            var text = valid
+            for _ in 0..<Int.random(in: 1...4, using: &random) {
+                let at = Int.random(in: 0..<text.count, using: &random)
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0: text.remove(at: at)
+                case 1: text.insert(alphabet.randomElement(using: &random)!, at: at)
+                default: text[at] = alphabet.randomElement(using: &random)!
+                }
+                if text.isEmpty { text = [UInt8(ascii: "{")] }
+            }
+            for path: DatabasePath in [.root, "/a", "/a/t"] {
+                var out: [UInt8] = []
+                let done = text.withUnsafeBufferPointer { redaction.redact(text: $0, at: path, into: &out) }
+                if done {
+                    #expect((try? JSONValue(parsing: String(decoding: out, as: UTF8.self))) != nil,
+                            "\(seed): \(String(decoding: text, as: UTF8.self)) gave \(String(decoding: out, as: UTF8.self))")
+                } else {
+                    #expect(out.isEmpty, "\(seed)")
+                }
+            }
         }
     }
 }
