@@ -65,6 +65,8 @@ struct FlightReplayTests {
             #expect(run.miscounted.isEmpty, "\(seed): \(run.miscounted)")
             #expect(run.queryChanges > 0, "\(seed): 200 steps change the query")
             await replay.finish()
+            // A new query opened a stream: closed, so that nothing waits.
+            run.session.stop()
         }
     }
 
