@@ -75,7 +75,6 @@ class RecordingOutsideTests(unittest.TestCase):
         return [s["keys"] for s in shown["sections"]]
 
     def test_recorded_session_replays_identically(self):
-        # (counts_after reads each change's counts as docs/RECORDING.md says.)
         rng = random.Random(SEED)
         path = "/recording/%d" % SEED
         options = ["--order-by", "n", "--limit-last", "6", "--section-by", "g"]

@@ -119,13 +119,7 @@ extension FlightChange {
         line.int(number)
         if let rows {
             line.name("rows")
-            line.list(rows) { line, row in
-                line.append("[")
-                line.int(row.section)
-                line.append(",")
-                line.int(row.count)
-                line.append("]")
-            }
+            line.list(rows) { line, row in line.pair(row.section, row.count) }
         } else {
             line.name("before")
             line.counts(before)

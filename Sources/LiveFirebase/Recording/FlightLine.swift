@@ -131,20 +131,14 @@ struct FlightLine {
         func rows(_ name: StaticString, _ items: [RowPath]) {
             guard !items.isEmpty else { return }
             start(name, &self)
-            list(items) { line, p in line.path(p, closing: true) }
+            list(items) { line, p in line.pair(p.section, p.row) }
         }
         sections("ds", s.deletedSections)
         sections("is", s.insertedSections)
         sections("rs", s.reloadedSections)
         if !s.movedSections.isEmpty {
             start("ms", &self)
-            list(s.movedSections) { line, m in
-                line.append("[")
-                line.int(m.from)
-                line.append(",")
-                line.int(m.to)
-                line.append("]")
-            }
+            list(s.movedSections) { line, m in line.pair(m.from, m.to) }
         }
         rows("dr", s.deletedRows)
         rows("ir", s.insertedRows)
@@ -152,24 +146,19 @@ struct FlightLine {
         if !s.movedRows.isEmpty {
             start("mr", &self)
             list(s.movedRows) { line, m in
-                line.path(m.from, closing: false)
-                line.append(",")
-                line.int(m.to.section)
-                line.append(",")
-                line.int(m.to.row)
-                line.append("]")
+                line.list([m.from.section, m.from.row, m.to.section, m.to.row]) { $0.int($1) }
             }
         }
         append("}")
     }
 
-    /// `[section,row` and, when `closing`, `]`.
-    private mutating func path(_ p: RowPath, closing: Bool) {
+    /// `[a,b]`.
+    mutating func pair(_ a: Int, _ b: Int) {
         append("[")
-        int(p.section)
+        int(a)
         append(",")
-        int(p.row)
-        if closing { append("]") }
+        int(b)
+        append("]")
     }
 
     /// Child events, as `[kind, key, previous key or null]`.

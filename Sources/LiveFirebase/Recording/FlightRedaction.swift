@@ -104,23 +104,37 @@ struct FlightRedaction: Sendable {
     /// (given the name's bytes).
     private func members(_ scanner: inout FlightTextScanner, _ out: inout [UInt8],
                          _ value: (_ name: [UInt8], inout FlightTextScanner, inout [UInt8]) -> Bool) -> Bool {
-        guard scanner.take("{") else { return false }
-        out.append(UInt8(ascii: "{"))
-        if scanner.take("}") {
-            out.append(UInt8(ascii: "}"))
-            return true
-        }
-        while true {
+        delimited(&scanner, &out, "{", "}") { scanner, out in
             guard scanner.peek() == UInt8(ascii: "\""), let start = Optional(scanner.position), let name = scanner.string(),
                   scanner.take(":") else { return false }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: scanner.text[start..<scanner.position - 1]))
             out.append(UInt8(ascii: ":"))
-            guard value(name, &scanner, &out) else { return false }
+            return value(name, &scanner, &out)
+        }
+    }
+
+    /// An array: each element written by `element`.
+    private func elements(_ scanner: inout FlightTextScanner, _ out: inout [UInt8],
+                          _ element: (inout FlightTextScanner, inout [UInt8]) -> Bool) -> Bool {
+        delimited(&scanner, &out, "[", "]", element)
+    }
+
+    /// Items between `open` and `close`, separated by commas, each written by `item`.
+    private func delimited(_ scanner: inout FlightTextScanner, _ out: inout [UInt8], _ open: Unicode.Scalar,
+                           _ close: Unicode.Scalar, _ item: (inout FlightTextScanner, inout [UInt8]) -> Bool) -> Bool {
+        guard scanner.take(open) else { return false }
+        out.append(UInt8(ascii: open))
+        if scanner.take(close) {
+            out.append(UInt8(ascii: close))
+            return true
+        }
+        while true {
+            guard item(&scanner, &out) else { return false }
             if scanner.take(",") {
                 out.append(UInt8(ascii: ","))
             } else {
-                guard scanner.take("}") else { return false }
-                out.append(UInt8(ascii: "}"))
+                guard scanner.take(close) else { return false }
+                out.append(UInt8(ascii: close))
                 return true
             }
         }
@@ -149,27 +163,6 @@ struct FlightRedaction: Sendable {
             else { return false }
             out.append(contentsOf: word)
             return true
-        }
-    }
-
-    /// An array: each element written by `element`.
-    private func elements(_ scanner: inout FlightTextScanner, _ out: inout [UInt8],
-                          _ element: (inout FlightTextScanner, inout [UInt8]) -> Bool) -> Bool {
-        guard scanner.take("[") else { return false }
-        out.append(UInt8(ascii: "["))
-        if scanner.take("]") {
-            out.append(UInt8(ascii: "]"))
-            return true
-        }
-        while true {
-            guard element(&scanner, &out) else { return false }
-            if scanner.take(",") {
-                out.append(UInt8(ascii: ","))
-            } else {
-                guard scanner.take("]") else { return false }
-                out.append(UInt8(ascii: "]"))
-                return true
-            }
         }
     }
 
