@@ -86,7 +86,9 @@ struct FlightLine {
         let mark = bytes.count
         let done = snapshot.withText { text -> Bool in
             guard let redaction else {
-                bytes.append(contentsOf: text)
+                // As received, but on one line: outside strings (which hold
+                // none) a line break is white space.
+                bytes.append(contentsOf: text.lazy.map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 })
                 return true
             }
             if let path { return redaction.redact(text: text, at: path, into: &bytes) }

@@ -297,7 +297,10 @@ public final class FlightRecorder {
         guard !change.events.isEmpty || !change.stages.isEmpty else { return }
         changeCount += 1
         change.number = changeCount
-        let rows = counts.after(change.stages, before: change.before)
+        var rows = counts.after(change.stages, before: change.before)
+        // A list whose data source disagrees: every count is read again,
+        // so that what the sections hold is recorded, not what the stages say.
+        if let list = change.list, list != rows.after { rows = (counts.all(), nil) }
         change.after = rows.after
         lastCounts = change.after
         keep(.change(after: change.after), change.line(rows: rows.changed))

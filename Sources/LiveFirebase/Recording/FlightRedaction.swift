@@ -105,9 +105,10 @@ struct FlightRedaction: Sendable {
     private func members(_ scanner: inout FlightTextScanner, _ out: inout [UInt8],
                          _ value: (_ name: [UInt8], inout FlightTextScanner, inout [UInt8]) -> Bool) -> Bool {
         delimited(&scanner, &out, "{", "}") { scanner, out in
+            // The name's literal only: no white space after it (a line holds no newline).
             guard scanner.peek() == UInt8(ascii: "\""), let start = Optional(scanner.position), let name = scanner.string(),
-                  scanner.take(":") else { return false }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: scanner.text[start..<scanner.position - 1]))
+                  let end = Optional(scanner.position), scanner.take(":") else { return false }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: scanner.text[start..<end]))
             out.append(UInt8(ascii: ":"))
             return value(name, &scanner, &out)
         }
@@ -155,7 +156,7 @@ struct FlightRedaction: Sendable {
         case nil:
             return false
         default:
-            guard let range = scanner.value() else { return false }
+            guard let range = scanner.word() else { return false }
             let word = UnsafeBufferPointer(rebasing: scanner.text[range])
             // A number a double cannot hold is refused, as the parsers of recordings do.
             guard word.elementsEqual("null".utf8) || word.elementsEqual("true".utf8) || word.elementsEqual("false".utf8)
@@ -180,7 +181,7 @@ struct FlightRedaction: Sendable {
         case nil:
             return false
         default:
-            guard let range = scanner.value() else { return false }
+            guard let range = scanner.word() else { return false }
             let bytes = UnsafeBufferPointer(rebasing: scanner.text[range])
             let word = String(decoding: bytes, as: UTF8.self)
             switch word {
@@ -188,7 +189,8 @@ struct FlightRedaction: Sendable {
             case "true", "false": appendTag("bool", word == "true" ? "t".utf8 : "f".utf8, to: &out)
             default:
                 guard FlightTextScanner.isNumber(bytes), let number = Double(word), number.isFinite else { return false }
-                appendTag("number", number.description.utf8, to: &out)
+                // -0 is 0, as the database compares them.
+                appendTag("number", (number == 0 ? 0 : number).description.utf8, to: &out)
             }
             return true
         }

@@ -25,33 +25,14 @@ struct FlightTextScanner {
         return true
     }
 
-    /// The text of the value that comes next, stepped over.
-    mutating func value() -> Range<Int>? {
-        guard let first = peek() else { return nil }
+    /// The text of the primitive that comes next (a number or a literal,
+    /// not checked), stepped over; nil for a string, an object or an array.
+    mutating func word() -> Range<Int>? {
+        guard let first = peek(), first != UInt8(ascii: "\""), first != UInt8(ascii: "{"), first != UInt8(ascii: "[")
+        else { return nil }
         let start = position
-        switch first {
-        case UInt8(ascii: "\""):
-            guard stringEnd() else { return nil }
-        case UInt8(ascii: "{"), UInt8(ascii: "["):
-            // Nesting is counted; strings are stepped over whole.
-            var depth = 0
-            repeat {
-                guard position < text.count else { return nil }
-                switch text[position] {
-                case UInt8(ascii: "\""):
-                    guard stringEnd() else { return nil }
-                    continue
-                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-                case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
-                default: break
-                }
-                position += 1
-            } while depth > 0
-        default:
-            while position < text.count, !Self.ends(text[position]) { position += 1 }
-            guard position > start else { return nil }
-        }
-        return start..<position
+        while position < text.count, !Self.ends(text[position]) { position += 1 }
+        return position > start ? start..<position : nil
     }
 
     /// The bytes a string literal stands for (escapes undone), stepped over.

@@ -156,4 +156,26 @@ struct FlightEntryTests {
             }
         }
     }
+
+    @Test("data received over several lines is recorded on one line, values kept or redacted", arguments: [false, true])
+    @MainActor
+    func receivedLineBreaks(keepsValues: Bool) async throws {
+        let reference = try DatabaseReference(url: "http://127.0.0.1:9", path: "/items")
+        let collection = try FirebaseCollection(reference: reference, query: DatabaseQuery(order: .child("s")), mode: .all,
+                                                dataSource: DecodingDataSource<RawChild>(), opener: .offline)
+        defer { collection.stop() }
+        let recorder = FlightRecorder(keepsValues: keepsValues)
+        collection.record(into: recorder)
+        // As a server may send it: data: lines joined by line breaks.
+        try await collection.receive(.put, at: .root, json: "{\"a\"\n:{\"s\" :\r\n1,\n\"t\":\"x\"},\n\"b\":{\"s\":-0}}")
+        try await collection.receive(.patch, at: .root, json: "{\"a/s\"\n:\n2}")
+        recorder.close()
+        let recording = try FlightRecording(jsonLines: recorder.jsonLines())
+        let puts = recording.entries.compactMap { entry -> JSONValue? in
+            if case .message(.put(_, let data, _, _)) = entry { return data } else { return nil }
+        }
+        #expect(puts.first?["a"]?["s"] == 1 && puts.first?["b"]?["s"] == 0)
+        #expect((puts.first?["a"]?["t"]?.stringValue?.hasPrefix("~string:") ?? false) == !keepsValues)
+        #expect(recording.changes.count == 2)
+    }
 }
