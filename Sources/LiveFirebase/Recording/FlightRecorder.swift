@@ -186,7 +186,7 @@ public final class FlightRecorder {
     /// Keeps `entry`, dropping the oldest entries past ``limit``.
     func append(_ entry: FlightEntry) {
         switch entry {
-        case .change(let change): keep(.change(after: change.after), Array(entry.jsonLine.utf8))
+        case .change(let change): keep(.change(after: change.after), change.line(rows: nil))
         case .rejected: keep(.rejected, Array(entry.jsonLine.utf8))
         default: keep(.input(entry), Array(entry.jsonLine.utf8))
         }
