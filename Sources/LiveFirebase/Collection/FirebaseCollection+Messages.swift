@@ -58,6 +58,7 @@ extension FirebaseCollection {
             tellProgress(progress)
         case .put(let payload), .patch(let payload):
             await apply(payload, filtered: isWholeData ? false : nil, fromCache: fromCache)
+            flightRecorder?.resolve()
         case .disconnected(let error, _):
             if !showsCached { status = .reconnecting(error) }
         case .renewingCredential:

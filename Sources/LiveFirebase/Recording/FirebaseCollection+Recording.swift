@@ -40,9 +40,11 @@ extension FirebaseCollection {
             recorder.detach.append { token.cancel() }
         }
         recorder.lastCounts = recorder.counts.all()
-        recorder.begin(header) { FlightState(value: recordedValue($0), isComplete: view.isComplete, isWhole: !view.cacheIsFiltered,
-                                           pending: writeQueue.entries.map { FlightWrite(id: $0.id, write: $0.write) },
-                                           counts: recorder.lastCounts) }
+        recorder.source = FlightSource(child: { [weak self] key in self?.view.serverValue(key) ?? .absent(key: key) },
+                                       children: { [weak self] in self?.view.serverChildrenHeld ?? [:] })
+        recorder.begin(header, children: view.serverChildrenHeld, isComplete: view.isComplete, isWhole: !view.cacheIsFiltered,
+                       pending: writeQueue.entries.map { FlightWrite(id: $0.id, write: $0.write) },
+                       counts: recorder.lastCounts)
         let events = observeChildEvents { [weak recorder] in recorder?.note(event: $0) }
         let values = observeValue { [weak recorder] in recorder?.close() }
         recorder.detach.append { [weak self] in
@@ -57,27 +59,6 @@ extension FirebaseCollection {
         record(into: recorder, sections: SectionedCollection<Model, Never>?.none)
     }
 
-    /// The server's value the view holds, as the location's value, from
-    /// its children's texts (priorities included), redacted by `redaction`.
-    /// - Complexity: O(size of the children's texts).
-    private func recordedValue(_ redaction: FlightRedaction?) -> JSONValue {
-        var line = FlightLine()
-        var any = false
-        line.append("{")
-        for key in view.cache.keys {
-            let value = view.serverValue(key)
-            guard value.exists else { continue }
-            if any { line.append(",") }
-            any = true
-            line.key(key)
-            line.append(":")
-            line.data(value, at: DatabasePath(uncheckedKeys: [key]), redaction)
-        }
-        line.append("}")
-        guard any else { return .null }
-        return (try? JSONValue(parsing: String(decoding: line.bytes, as: UTF8.self))) ?? .null
-    }
-
     /// Keeps `message` in the recording, if there is one: its values
     /// written from their received text, redacted as they are copied.
     /// - Complexity: O(size of its text).
@@ -88,34 +69,31 @@ extension FirebaseCollection {
         case .connected: recorder.note(.message(.connected))
         case .receiving: break
         case .put(let payload):
-            var line = FlightLine("put")
-            line.name("path")
-            line.path(payload.path)
-            line.name("data")
-            let start = line.bytes.count
-            line.data(payload.data, at: payload.path, redaction)
-            let data = start..<line.bytes.count
-            line.name("whole")
-            line.bool(isWholeData)
-            line.name("cached")
-            line.bool(fromCache)
-            recorder.note(put: payload.path, line: line.finished(), data: data, isWhole: isWholeData)
+            recorder.note(data: FlightFold(path: payload.path, patching: nil, isWhole: isWholeData), "put") { line in
+                line.name("path")
+                line.path(payload.path)
+                line.name("data")
+                line.data(payload.data, at: payload.path, redaction)
+                line.name("whole")
+                line.bool(isWholeData)
+                line.name("cached")
+                line.bool(fromCache)
+            }
         case .patch(let payload):
             // From its updates: a member set to null (a deletion) is not in its data.
-            var line = FlightLine("patch")
-            line.name("path")
-            line.path(payload.path)
-            line.name("data")
-            let start = line.bytes.count
-            line.list(payload.updates, open: "{", close: "}") { line, update in
-                line.string(update.path.relativeText)
-                line.append(":")
-                line.data(update.value, at: try? payload.path.appending(update.path), redaction)
+            let fold = FlightFold(path: payload.path, patching: payload.updates.map(\.path), isWhole: isWholeData)
+            recorder.note(data: fold, "patch") { line in
+                line.name("path")
+                line.path(payload.path)
+                line.name("data")
+                line.list(payload.updates, open: "{", close: "}") { line, update in
+                    line.string(update.path.relativeText)
+                    line.append(":")
+                    line.data(update.value, at: try? payload.path.appending(update.path), redaction)
+                }
+                line.name("whole")
+                line.bool(isWholeData)
             }
-            let data = start..<line.bytes.count
-            line.name("whole")
-            line.bool(isWholeData)
-            recorder.note(patch: payload.path, line: line.finished(), data: data, isWhole: isWholeData)
         case .disconnected(let error, _): recorder.note(.message(.disconnected(reason: error.recordedDescription)))
         case .renewingCredential: recorder.note(.message(.renewingCredential))
         case .ended(let error): recorder.note(.message(.ended(error.map(FlightFailure.init))))

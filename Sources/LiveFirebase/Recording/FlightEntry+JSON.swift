@@ -115,12 +115,20 @@ extension FlightChange {
     /// - Complexity: O(size of what it told, plus sections without `rows`).
     func line(rows: [(section: Int, count: Int)]?) -> [UInt8] {
         var line = FlightLine("change")
+        write(into: &line, rows.map { .rows($0) } ?? .all(before: before, after: after))
+        return line.finished()
+    }
+
+    /// Writes the change's members after its kind, its counts as `counts`
+    /// says (see ``line(rows:)``).
+    func write(into line: inout FlightLine, _ counts: FlightCounts.Changed) {
         line.name("n")
         line.int(number)
-        if let rows {
+        switch counts {
+        case .rows(let rows):
             line.name("rows")
             line.list(rows) { line, row in line.pair(row.section, row.count) }
-        } else {
+        case .all(let before, let after):
             line.name("before")
             line.counts(before)
             line.name("after")
@@ -132,6 +140,5 @@ extension FlightChange {
         line.list(stages) { $0.stage($1) }
         line.name("events")
         line.events(events)
-        return line.finished()
     }
 }

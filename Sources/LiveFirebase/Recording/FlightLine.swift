@@ -6,12 +6,19 @@ import LiveSections
 /// One JSON line of a recording, being written: an object whose first
 /// member is `"k"`, the entry's kind.
 struct FlightLine {
-    private(set) var bytes: [UInt8]
+    var bytes: [UInt8]
 
     /// A line for an entry of `kind`.
     init(_ kind: StaticString) {
         bytes = []
         bytes.reserveCapacity(128)
+        bytes.append(contentsOf: #"{"k":""#.utf8)
+        kind.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Starts a line for an entry of `kind`, after the bytes there are.
+    mutating func open(_ kind: StaticString) {
         bytes.append(contentsOf: #"{"k":""#.utf8)
         kind.withUTF8Buffer { bytes.append(contentsOf: $0) }
         bytes.append(UInt8(ascii: "\""))

@@ -43,13 +43,11 @@ public final class FlightRecorder {
     package var onChange: ((FlightChange) -> Void)?
 
     /// The header and state the kept entries start from.
-    private var base: (header: FlightHeader, state: FlightState)?
-    /// The kept entries' lines, and what dropping each changes in `base`,
-    /// oldest first from `head`.
-    private var ring: [(kept: Kept, line: [UInt8])] = []
-    private var head = 0
-    /// The bytes of the kept entries.
-    public private(set) var byteCount = 0
+    private var base: FlightBase?
+    /// The kept entries, and what dropping each changes in `base`.
+    private var ring = FlightRing()
+    /// The bytes of the kept entries (their lines, with newlines).
+    public var byteCount: Int { ring.byteCount }
     /// Entries dropped to stay within ``limit`` since the recording started.
     public private(set) var droppedCount = 0
     var redaction: FlightRedaction?
@@ -61,6 +59,12 @@ public final class FlightRecorder {
     var lastCounts: [Int] = []
     /// Reads the row counts of the list's sections now.
     var counts = FlightCounts(all: { [] }, sections: { 0 }, rows: { _ in 0 })
+    /// Reads the recorded collection's children: one child's server value,
+    /// and every child's.
+    var source = FlightSource(child: { .absent(key: $0) }, children: { [:] })
+    /// The kept put or patch the collection has not applied yet (its
+    /// number in `ring`): read from the collection once it has.
+    private var unresolved: Int?
     /// Stops observing the collection.
     var detach: [() -> Void] = []
 
@@ -84,21 +88,19 @@ public final class FlightRecorder {
     /// The recording, with the change being told so far when `includingOpen`.
     func jsonLines(includingOpen: Bool) -> String {
         guard let base else { return "" }
-        let text = FlightEntry.header(base.header).jsonLine + "\n"
-            + FlightEntry.state(base.state).jsonLine + "\n"
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(byteCount)
-        for item in ring[head...] {
-            bytes += item.line
-            bytes.append(UInt8(ascii: "\n"))
-        }
+        var bytes = Array(FlightEntry.header(base.header).jsonLine.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        bytes += base.line()
+        bytes.append(UInt8(ascii: "\n"))
+        bytes += ring.lines
         if includingOpen, var change = open {
             change.number = changeCount + 1
+            change.before = lastCounts
             change.after = counts.all()
             bytes += change.line(rows: nil)
             bytes.append(UInt8(ascii: "\n"))
         }
-        return text + String(decoding: bytes, as: UTF8.self)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Writes the recording to `url`, replacing it whole (never a torn file).
@@ -145,106 +147,81 @@ public final class FlightRecorder {
     // MARK: Entries
 
     /// Starts a recording, or a new part of it (a new query or sections),
-    /// from what the collection holds now.
-    /// - Parameter state: The state, its value redacted by the redaction given.
-    func begin(_ header: FlightHeader, _ state: (FlightRedaction?) -> FlightState) {
+    /// from what the collection holds now (`children` shared, not copied).
+    func begin(_ header: FlightHeader, children: [Key: Snapshot], isComplete: Bool, isWhole: Bool,
+               pending: [FlightWrite], counts: [Int]) {
         close()
-        redaction = header.isRedacted ? FlightRedaction(query: header.query, sectionBy: header.sectionBy) : nil
-        var state = state(redaction)
-        if let redaction {
-            state.pending = state.pending.map { FlightWrite(id: $0.id, write: redaction.redact($0.write)) }
-        }
+        let redaction = header.isRedacted ? FlightRedaction(query: header.query, sectionBy: header.sectionBy) : nil
+        self.redaction = redaction
+        let pending = redaction.map { redaction in pending.map { FlightWrite(id: $0.id, write: redaction.redact($0.write)) } } ?? pending
+        let part = FlightBase(header: header, redaction: redaction, children: children, isComplete: isComplete,
+                              isWhole: isWhole, pending: pending, counts: counts)
         if base == nil {
-            base = (header, state)
+            base = part
         } else {
-            append(.header(header))
-            append(.state(state))
-        }
-    }
-
-    /// What dropping an entry changes in the state the recording starts from.
-    private enum Kept {
-        /// What the collection was given.
-        case input(FlightEntry)
-        /// A change, and the counts after it.
-        case change(after: [Int])
-        /// A refused stage.
-        case rejected
-        /// A put or a patch kept as its line only: its data (the bytes of
-        /// the line in `data`) is read back when it is dropped.
-        case put(DatabasePath, data: Range<Int>, isWhole: Bool)
-        case patch(DatabasePath, data: Range<Int>, isWhole: Bool)
-
-        var isOutput: Bool {
-            switch self {
-            case .change, .rejected: return true
-            case .input, .put, .patch: return false
-            }
+            // Its header and state, kept as one entry of two lines.
+            var lines = Array(FlightEntry.header(header).jsonLine.utf8)
+            lines.append(UInt8(ascii: "\n"))
+            lines += part.line()
+            ring.append(.part(part), lines)
+            trim()
         }
     }
 
     /// Keeps `entry`, dropping the oldest entries past ``limit``.
     func append(_ entry: FlightEntry) {
         switch entry {
-        case .change(let change): keep(.change(after: change.after), change.line(rows: nil))
-        case .rejected: keep(.rejected, Array(entry.jsonLine.utf8))
-        default: keep(.input(entry), Array(entry.jsonLine.utf8))
+        case .change(let change): ring.append(.change(.all(before: change.before, after: change.after)), change.line(rows: nil))
+        case .rejected: ring.append(.rejected, entry.jsonLine.utf8)
+        default: ring.append(.input(entry), entry.jsonLine.utf8)
         }
+        trim()
     }
 
-    /// Keeps `line`, dropping the oldest entries past ``limit``.
-    private func keep(_ kept: Kept, _ line: [UInt8]) {
-        ring.append((kept, line))
-        byteCount += line.count + 1
-        guard byteCount > limit else { return }
-        while byteCount > limit, head < ring.count - 1 { dropOldest() }
+    /// Drops the oldest entries past ``limit``; a put or a patch the
+    /// collection has not applied yet stays (with what follows) until it has.
+    private func trim() {
+        guard ring.byteCount > limit else { return }
+        while ring.byteCount > limit, ring.count > 1, ring.head != unresolved { fold(ring.dropOldest()) }
         // What the dropped input told goes with it: a replay starts at an input.
-        while head < ring.count - 1, ring[head].kept.isOutput { dropOldest() }
-        if head > 64, head * 2 > ring.count {
-            ring.removeFirst(head)
-            head = 0
-        }
+        while ring.count > 1, ring[ring.head].isOutput { fold(ring.dropOldest()) }
     }
 
-    /// Folds the oldest kept entry into the state the recording starts from.
-    private func dropOldest() {
-        let (kept, line) = ring[head]
-        ring[head].line = []
-        head += 1
-        byteCount -= line.count + 1
+    /// Reads the children the last put or patch wrote to from the
+    /// collection, which has applied it.
+    package func resolve() {
+        guard let number = unresolved else { return }
+        unresolved = nil
+        guard case .data(var fold) = ring[number] else { return }
+        fold.after = read(fold)
+        ring[number] = .data(fold)
+        trim()
+    }
+
+    /// The children `fold` wrote to, as the collection holds them now.
+    private func read(_ fold: FlightFold) -> FlightFold.Children {
+        guard let keys = fold.written else { return .all(source.children()) }
+        return .some(keys.map { ($0, source.child($0)) })
+    }
+
+    /// Folds a dropped entry into the state the recording starts from.
+    private func fold(_ kept: FlightRing.Kept) {
         droppedCount += 1
         guard base != nil else { return }
-        let entry: FlightEntry
-        switch kept {
-        case .input(let input): entry = input
-        case .change(let after):
-            base!.state.counts = after
-            return
-        case .rejected: return
-        case .put(let path, let range, let isWhole):
-            guard let data = try? JSONValue(parsingUTF8: line[range]) else { return }
-            entry = .message(.put(path: path, data: data, isWhole: isWhole, isCached: false))
-        case .patch(let path, let range, let isWhole):
-            guard let data = try? JSONValue(parsingUTF8: line[range]) else { return }
-            entry = .message(.patch(path: path, data: data, isWhole: isWhole))
-        }
         // Changed in place: the state is not copied for each entry dropped.
-        switch entry {
-        case .header(let header): base = (header, FlightState())
-        case .state(let state): base!.state = state
-        case .message(.put(let path, let data, let isWhole, _)):
-            base!.state.value.replace(path.keys[...], with: data)
-            base!.state.isWhole = isWhole
-            if path.isRoot { base!.state.isComplete = true }
-        case .message(.patch(let path, .object(let members), let isWhole)):
-            for (name, member) in members {
-                guard let relative = try? DatabasePath(name), let full = try? path.appending(relative) else { continue }
-                base!.state.value.replace(full.keys[...], with: member)
-            }
-            base!.state.isWhole = isWhole
-        case .write(let write): base!.state.pending.append(write)
-        case .outcome(let id, _): base!.state.pending.removeAll { $0.id == id }
-        case .message, .change, .rejected, .gap: break
+        switch kept {
+        case .change(.rows(let rows)):
+            for (section, count) in rows where section < base!.counts.count { base!.counts[section] = count }
+        case .change(.all(_, let after)): base!.counts = after
+        case .rejected: break
+        case .data(var fold):
+            // Not read yet only when the collection never applied it (it stopped).
+            if fold.after == nil { fold.after = read(fold) }
+            base!.fold(fold)
+        case .part(let part): base = part
+        case .input(.write(let write)): base!.pending.append(write)
+        case .input(.outcome(let id, _)): base!.pending.removeAll { $0.id == id }
+        case .input: break
         }
     }
 
@@ -256,55 +233,65 @@ public final class FlightRecorder {
         append(input)
     }
 
-    /// Keeps a put the collection was given, written as its line, its
-    /// data in the bytes `data`.
-    func note(put path: DatabasePath, line: [UInt8], data: Range<Int>, isWhole: Bool) {
+    /// Keeps a put or a patch the collection was given, its line (of
+    /// `kind`) written by `write`; what it wrote is read from the
+    /// collection once it has applied it (``resolve()``).
+    func note(data fold: FlightFold, _ kind: StaticString, _ write: (inout FlightLine) -> Void) {
         close()
-        keep(.put(path, data: data, isWhole: isWhole), line)
-    }
-
-    /// Keeps a patch the collection was given, as ``note(put:line:data:isWhole:)``.
-    func note(patch path: DatabasePath, line: [UInt8], data: Range<Int>, isWhole: Bool) {
-        close()
-        keep(.patch(path, data: data, isWhole: isWhole), line)
+        resolve()
+        unresolved = ring.nextNumber
+        ring.write(.data(fold), kind, write)
+        trim()
     }
 
     /// Notes stages told to observers, in the change being gathered.
     func note(stages: [BatchStage]) {
-        let nonEmpty = stages.filter { !$0.isEmpty }
-        guard !nonEmpty.isEmpty else { return }
+        guard stages.contains(where: { !$0.isEmpty }) else { return }
         openChange()
-        open?.stages += nonEmpty
+        if open!.stages.isEmpty, !stages.contains(where: \.isEmpty) {
+            open!.stages = stages
+        } else {
+            open!.stages += stages.filter { !$0.isEmpty }
+        }
     }
 
     /// Notes a child event, in the change being gathered.
     func note(event: ChildEvent) {
         openChange()
-        open?.events.append(FlightEvent(kind: event.kind, key: event.key, previousKey: event.previousKey))
+        open!.events.append(FlightEvent(kind: event.kind, key: event.key, previousKey: event.previousKey))
     }
 
     /// Notes the counts a list's data source reported after a stage of
     /// the change being gathered (the last one's are kept).
     func note(listCounts: [Int]) {
         openChange()
-        open?.list = listCounts
+        open!.list = listCounts
     }
 
     /// Closes the change being gathered (Firebase's value event), if it told anything.
     package func close() {
+        resolve()
         guard var change = open else { return }
         open = nil
         guard !change.events.isEmpty || !change.stages.isEmpty else { return }
         changeCount += 1
         change.number = changeCount
-        var rows = counts.after(change.stages, before: change.before)
+        // The counts before are copied only for a replay or a list to compare with.
+        let compared = onChange != nil || change.list != nil
+        if compared { change.before = lastCounts }
+        var changed = counts.update(&lastCounts, after: change.stages)
         // A list whose data source disagrees: every count is read again,
         // so that what the sections hold is recorded, not what the stages say.
-        if let list = change.list, list != rows.after { rows = (counts.all(), nil) }
-        change.after = rows.after
-        lastCounts = change.after
-        keep(.change(after: change.after), change.line(rows: rows.changed))
-        onChange?(change)
+        if let list = change.list, list != lastCounts {
+            lastCounts = counts.all()
+            changed = .all(before: change.before, after: lastCounts)
+        }
+        ring.write(.change(changed), "change") { change.write(into: &$0, changed) }
+        trim()
+        if compared {
+            change.after = lastCounts
+            onChange?(change)
+        }
         if exportPending, let url = exportOnRejection {
             exportPending = false
             export(to: url, includingOpen: false)
@@ -312,48 +299,6 @@ public final class FlightRecorder {
     }
 
     private func openChange() {
-        if open == nil { open = FlightChange(number: 0, before: lastCounts, list: nil, stages: [], after: [], events: []) }
-    }
-}
-
-/// How a recorder reads a list's row counts.
-struct FlightCounts {
-    /// The row count of every section.
-    let all: () -> [Int]
-    /// The number of sections.
-    let sections: () -> Int
-    /// The row count of one section.
-    let rows: (Int) -> Int
-
-    /// The counts after `stages`, from `before`: read again only for the
-    /// sections the stages put rows in or took rows from, unless a stage
-    /// changes the sections themselves (then all are read, and `changed`
-    /// is nil); `changed` lists the sections whose count changed.
-    /// - Complexity: O(operations in the stages), or O(sections) when they
-    ///   change the sections.
-    func after(_ stages: [BatchStage], before: [Int]) -> (after: [Int], changed: [(section: Int, count: Int)]?) {
-        let sameSections = sections() == before.count && !stages.contains {
-            !$0.deletedSections.isEmpty || !$0.insertedSections.isEmpty || !$0.movedSections.isEmpty
-                || !$0.reloadedSections.isEmpty
-        }
-        guard sameSections else { return (all(), nil) }
-        var after = before
-        var changed: [(section: Int, count: Int)] = []
-        func read(_ section: Int) {
-            guard section >= 0, section < after.count else { return }
-            let count = rows(section)
-            guard count != after[section] else { return }
-            after[section] = count
-            changed.append((section, count))
-        }
-        for stage in stages {
-            for path in stage.deletedRows { read(path.section) }
-            for path in stage.insertedRows { read(path.section) }
-            for move in stage.movedRows where move.from.section != move.to.section {
-                read(move.from.section)
-                read(move.to.section)
-            }
-        }
-        return (after, changed)
+        if open == nil { open = FlightChange(number: 0, before: [], list: nil, stages: [], after: [], events: []) }
     }
 }

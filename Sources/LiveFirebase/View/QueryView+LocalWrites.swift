@@ -34,6 +34,16 @@ extension QueryView {
         serverChildren[key] ?? cache[key] ?? .absent(key: key)
     }
 
+    /// The server's value of every child this view holds: the cache
+    /// itself (shared, not copied) when no local write covers a child.
+    /// - Complexity: O(1) without local writes; else O(n).
+    var serverChildrenHeld: [Key: Snapshot] {
+        guard !serverChildren.isEmpty else { return cache }
+        var children = cache
+        for (key, server) in serverChildren { children[key] = server.exists ? server : nil }
+        return children
+    }
+
     /// Child `key` with the local writes over `server`, oldest first. A
     /// write below a child the view does not know is not shown (as in
     /// Firebase's SDKs): the rest of that child is unknown.

@@ -1,0 +1,108 @@
+// FlightBase.swift — the state a recording's kept entries start from, as
+// the recorder keeps it: each child as the collection held it, written out
+// only when the recording is.
+import LiveModel
+
+/// The header and state the kept entries of a recording start from.
+///
+/// Children are kept as the collection's own snapshots (shared, not
+/// copied): folding a dropped put or patch into the state sets the
+/// children it wrote to, and redacting and writing them waits for an
+/// export.
+struct FlightBase {
+    let header: FlightHeader
+    /// How its values are written (nil: as they are).
+    let redaction: FlightRedaction?
+    /// The server's value of each child, as the collection held it.
+    var children: [Key: Snapshot]
+    var isComplete: Bool
+    var isWhole: Bool
+    /// The local writes not yet answered (redacted as recorded), oldest first.
+    var pending: [FlightWrite]
+    var counts: [Int]
+
+    /// Folds a dropped put or patch in.
+    mutating func fold(_ data: FlightFold) {
+        switch data.after {
+        case nil: break
+        case .all(let children)?: self.children = children
+        case .some(let children)?:
+            for (key, child) in children { self.children[key] = child.exists ? child : nil }
+        }
+        isWhole = data.isWhole
+        if data.completes { isComplete = true }
+    }
+
+    /// The state as its line: the children in the order of their keys'
+    /// Unicode scalars, each redacted.
+    /// - Complexity: O(n log n) for the order, plus the size of the children's texts.
+    func line() -> [UInt8] {
+        var line = FlightLine("state")
+        line.name("complete")
+        line.bool(isComplete)
+        line.name("counts")
+        line.counts(counts)
+        line.name("pending")
+        line.list(pending) { line, write in line.value(FlightEntry.write(write).json, sortedKeys: true) }
+        line.name("value")
+        let keys = children.keys.sorted { $0.string.unicodeScalars.lexicographicallyPrecedes($1.string.unicodeScalars) }
+        if keys.isEmpty {
+            line.null()
+        } else {
+            line.list(keys, open: "{", close: "}") { line, key in
+                line.key(key)
+                line.append(":")
+                line.data(children[key]!, at: DatabasePath(uncheckedKeys: [key]), redaction)
+            }
+        }
+        line.name("whole")
+        line.bool(isWhole)
+        return line.finished()
+    }
+}
+
+/// What a dropped put or patch changes in the state a recording starts
+/// from: the children it wrote to, as the collection held them once it
+/// was applied.
+struct FlightFold {
+    enum Children {
+        /// A put at the location: every child.
+        case all([Key: Snapshot])
+        /// The children written to (absent for one that went).
+        case some([(Key, Snapshot)])
+    }
+
+    /// Which children the message wrote to: nil for all of them.
+    let written: [Key]?
+    let isWhole: Bool
+    /// Whether it is a put at the location (its whole value came).
+    let completes: Bool
+    /// The children after it; nil until the collection has applied it.
+    var after: Children?
+
+    /// The fold of a put (`isPut`) or a patch at `path` writing below `members` (a put's: none).
+    init(path: DatabasePath, patching members: [DatabasePath]?, isWhole: Bool) {
+        self.isWhole = isWhole
+        if let first = path.keys.first {
+            written = [first]
+            completes = false
+        } else if let members {
+            var keys: [Key] = []
+            for member in members { if let key = member.keys.first, !keys.contains(key) { keys.append(key) } }
+            written = keys
+            completes = false
+        } else {
+            written = nil
+            completes = true
+        }
+    }
+}
+
+/// How a recorder reads the children of the collection it records.
+struct FlightSource {
+    /// The server's value of one child, as the collection holds it (absent
+    /// when it holds none).
+    let child: (Key) -> Snapshot
+    /// The server's value of every child the collection holds.
+    let children: () -> [Key: Snapshot]
+}
