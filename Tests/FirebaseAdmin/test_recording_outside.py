@@ -100,7 +100,7 @@ class RecordingOutsideTests(unittest.TestCase):
 
         # --until 3: stopped there, then the commands run on that state.
         status, lines, _ = replay(self.file, "--until", "3", commands="show\n")
-        self.assertEqual(lines[0]["text"][0], "replayed 3 changes, identical so far; stopped (--until)")
+        self.assertEqual(lines[0]["text"][0], "replayed 3 changes, identical so far; stopped (replay N goes on)")
         self.assertIn("sections", lines[-1], "seed %d: %s" % (SEED, lines))
         self.assertEqual([len(s["keys"]) for s in lines[-1]["sections"]], afters[2])
 

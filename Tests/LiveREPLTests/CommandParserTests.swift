@@ -14,6 +14,12 @@ struct CommandParserTests {
         #expect(try CommandParser.parse("remove --if-match abc /a") == .remove("/a", ifMatch: "abc"))
         #expect(try CommandParser.parse("set --if-match abc /a 1") == .set("/a", 1, ifMatch: "abc"))
         #expect(try CommandParser.parse("show") == .show)
+        #expect(try CommandParser.parse("replay") == .replay(1))
+        #expect(try CommandParser.parse("replay 12") == .replay(12))
+        #expect(try CommandParser.parse("replay all") == .replay(nil))
+        for bad in ["replay 0", "replay -1", "replay x", "replay 2 3"] {
+            #expect(throws: REPLError.self, "\(bad)") { try CommandParser.parse(bad) }
+        }
         #expect(try CommandParser.parse("stats") == .stats)
         #expect(try CommandParser.parse("offline") == .offline)
         #expect(try CommandParser.parse(" online ") == .online)

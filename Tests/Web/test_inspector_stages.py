@@ -5,6 +5,10 @@ test_inspector.py for the set-up).
   "Next stage" is clicked, and after each shows exactly that stage's counts,
   in its model and in the section headers it draws; then the sections as
   they are.
+- A recording replayed into the page (`live-repl --replay FILE --web`):
+  it starts at the recording's state, and each `replay` typed gives the
+  next recorded change, drawn stage by stage in step mode, then the
+  verdict; the page ends with what `show` prints.
 - A collection too large to draw whole: only the rows in view are in the
   document, the list scrolls to its last row by keyboard (past the height
   where the scroll bar is scaled, lowered for the test), and the rows drawn
@@ -13,6 +17,8 @@ test_inspector.py for the set-up).
 import json
 import os
 import random
+import subprocess
+import tempfile
 import unittest
 
 from selenium.webdriver.common.by import By
@@ -32,7 +38,72 @@ def headers(driver):
           .map(h => Number(h.textContent.split(' · ').pop().split(' ')[0]));""")
 
 
+def replayed(repl):
+    """The output of the next `replay` command: its change and verdict."""
+    while True:
+        line = repl.lines.get(timeout=WAIT)
+        if line is None:
+            raise AssertionError("live-repl ended")
+        value = json.loads(line)
+        if "replay" in value:
+            return value
+
+
+def step_through(test, driver, wait, stages, where):
+    """Clicks "Next stage" through `stages` (their counts), checking that
+    the page holds the sections as they were before each one."""
+    nxt = driver.find_element(By.ID, "next")
+    previous = driver.execute_script("return window.liveInspector.shownCounts()")
+    for i, counts in enumerate(stages):
+        label = "%s stage %d of %s" % (where, i + 1, stages)
+        wait.until(lambda d: nxt.is_enabled(), label)
+        test.assertEqual(driver.execute_script("return window.liveInspector.shownCounts()"), previous, label)
+        test.assertIn("stage %d of %d" % (i + 1, len(stages)), driver.find_element(By.ID, "stage").text, label)
+        nxt.click()
+        wait.until(lambda d: d.execute_script("return window.liveInspector.shownCounts()") == counts, label)
+        wait.until(lambda d: headers(d) == counts, label)
+        previous = counts
+
+
 class StageTests(unittest.TestCase):
+    def test_a_recording_replays_into_the_page_change_by_change_stage_by_stage(self):
+        rng = random.Random(SEED + 1)
+        where = "seed %d (replay: LIVE_TEST_SEED=%d)" % (SEED, SEED)
+        recording = os.path.join(tempfile.mkdtemp(), "session.jsonl")
+        children = {"k%d" % i: {"score": rng.randint(0, 5), "group": rng.choice(["g0", "g1"])} for i in range(8)}
+        moves = {key: {"score": rng.randint(0, 5), "group": rng.choice(["g0", "g1", "g2"])}
+                 for key in rng.sample(sorted(children), 5)}
+        script = "put / %s\npatch / %s\n" % (json.dumps(children), json.dumps(moves))
+        made = subprocess.run([os.environ["LIVE_REPL"], "--offline", "--order-by", "score", "--section-by", "group",
+                               "--record", recording], input=script, capture_output=True, text=True, timeout=WAIT)
+        self.assertEqual(made.returncode, 0, made.stderr)
+        repl, driver, wait = open_page(["--replay", recording])
+        try:
+            # Nothing replayed yet: the recording's state (empty here).
+            self.assertEqual(settle(driver, wait, where), [], where)
+            driver.find_element(By.ID, "stepping").click()
+            for change in (1, 2):
+                repl.type("replay")
+                output = replayed(repl)
+                # The last change ends the recording: its verdict is the whole replay's.
+                self.assertEqual(output["replay"][0], "replayed 2 changes, identical" if change == 2 else
+                                 "replayed 1 changes, identical so far; stopped (replay N goes on)", where)
+                stages = [stage["counts"] for stage in output["stages"]]
+                self.assertGreaterEqual(len(stages), 1, where)
+                step_through(self, driver, wait, stages, "%s, change %d" % (where, change))
+            repl.type("replay all")
+            after = replayed(repl)
+            self.assertEqual((after["replay"], after["stages"]), (["replayed 2 changes, identical"], []), where)
+            driver.find_element(By.ID, "stepping").click()
+            expected = repl.show()
+            self.assertEqual(settle(driver, wait, where), expected, where)
+            check_drawn(self, driver, expected, where, repl.url)
+            self.assertEqual(driver.execute_script("return window.liveInspector.problems"), [], where)
+        finally:
+            driver.quit()
+            status = repl.close()
+        self.assertEqual(status, 0, where)
+
     def test_a_change_replayed_in_step_mode_passes_through_each_stage(self):
         rng = random.Random(SEED)
         where = "seed %d (replay: LIVE_TEST_SEED=%d)" % (SEED, SEED)

@@ -67,10 +67,10 @@ struct LiveREPLMain: AsyncParsableCommand {
     @Flag(help: "With --record, keep every value, not only keys, sort values and section values.")
     var recordValues = false
 
-    @Option(help: "Replay a recording (from --record, record or a FlightRecorder): say whether this version tells each change the same, then go on with the collection as it stands, offline.")
+    @Option(help: "Replay a recording (from --record, record or a FlightRecorder): say whether this version tells each change the same, then go on with the collection as it stands, offline. With --web, it stops at the state the recording starts from (--until 0): the command replay N goes on, each change drawn in the page stage by stage.")
     var replay: String?
 
-    @Option(help: "With --replay, stop after change N.")
+    @Option(help: "With --replay, stop after change N (0: at the state the recording starts from); the command replay N goes on.")
     var until: Int?
 
     @OptionGroup(title: "Query and sections")
@@ -92,7 +92,7 @@ struct LiveREPLMain: AsyncParsableCommand {
             }
         }
         if until != nil, replay == nil { throw ValidationError("--until goes with --replay") }
-        if let until, until < 1 { throw ValidationError("--until must be a change number, 1 or more") }
+        if let until, until < 0 { throw ValidationError("--until must be a change number, or 0 for the state the recording starts from") }
         if recordLimit < 1024 { throw ValidationError("--record-limit must be at least 1024 bytes") }
         if record != nil, !query.conditions.isEmpty {
             throw ValidationError("--record cannot keep --where conditions (a replay would not apply them); record without them")

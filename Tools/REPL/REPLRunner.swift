@@ -57,10 +57,11 @@ struct REPLRunner {
             do throws(REPLError) {
                 let replay = FlightReplay(try Self.read(file))
                 replaying = replay
-                let verdict = try await replay.run(until: options.until)
+                // In the inspector, the replay is stepped from the page (replay N).
+                let verdict = try await replay.run(until: options.until ?? (options.web ? 0 : nil))
                 printer.print(.text(verdict.lines))
                 switch verdict {
-                case .identical, .stopped, .gap: break
+                case .identical, .stopped, .gap, .partEnds: break
                 case .differs, .changedOutsideBatch: failed = true
                 }
                 guard let replayed = replay.session else { throw REPLError.internalState("the replay made no session") }
@@ -134,7 +135,10 @@ struct REPLRunner {
                 live.paused = false
                 live.flush()
                 printer.print(output)
-                if case .change(let report) = output { hub?.changed(report) }
+                switch output {
+                case .change(let report), .replayed(let report, _): hub?.changed(report)
+                default: break
+                }
                 hub?.busy = false
                 hub?.ran(line, JSONOutput.line(for: output))
                 session.saveRecording()

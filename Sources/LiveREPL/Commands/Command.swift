@@ -37,6 +37,9 @@ public enum Command: Sendable, Equatable {
     /// Record the session into a file from now on (`record FILE`), or stop
     /// (`record stop`): see ``Session/startRecording(to:limit:keepsValues:)``.
     case record(String?)
+    /// In a session started with `--replay`: replay the next N recorded
+    /// changes (nil: the rest), each compared with the recording.
+    case replay(Int?)
     /// List the commands, or explain one.
     case help(String?)
     /// Leave.
@@ -67,7 +70,7 @@ public enum Command: Sendable, Equatable {
     /// change report in `--json` mode).
     public var changesCollection: Bool {
         switch self {
-        case .put, .patch, .set, .update, .push, .remove, .query(.some), .load: return true
+        case .put, .patch, .set, .update, .push, .remove, .query(.some), .load, .replay: return true
         case .show, .query(nil), .stats, .sync, .offline, .online, .record, .help, .quit, .nothing: return false
         }
     }
@@ -89,6 +92,7 @@ public enum Command: Sendable, Equatable {
         case .offline: return "offline"
         case .online: return "online"
         case .record: return "record"
+        case .replay: return "replay"
         case .help: return "help"
         case .quit: return "quit"
         case .nothing: return ""
@@ -124,6 +128,8 @@ let commandUsages: [(name: String, usage: String, example: String, summary: Stri
      "connect again: the collection resyncs, then the writes that waited are sent, each once, in order"),
     ("record", "record FILE|stop", "record session.jsonl",
      "record what the collection is given and tells, into FILE (kept up to date after each command; replay it with live-repl --replay FILE), or stop"),
+    ("replay", "replay [N|all]", "replay 3",
+     "in a session started with live-repl --replay FILE: replay the next N recorded changes (1 by default; all: the rest), each compared with the recording"),
     ("help", "help [COMMAND]", "help put", "list the commands, or explain one"),
     ("quit", "quit", "quit", "leave (end of input does too)"),
 ]

@@ -83,6 +83,20 @@ public enum CommandParser {
             }
             try scanner.end(command: word)
             return .record(file == "stop" ? nil : file)
+        case "replay":
+            var count: Int? = 1
+            if let (text, _) = scanner.word() {
+                if text == "all" {
+                    count = nil
+                } else {
+                    guard let n = Int(text), n > 0 else {
+                        throw .usage(command: word, problem: "say how many changes (a number above 0), or all", usage: usage(of: word))
+                    }
+                    count = n
+                }
+            }
+            try scanner.end(command: word)
+            return .replay(count)
         case "sync":
             var seconds: Double?
             if let (text, _) = scanner.word() {

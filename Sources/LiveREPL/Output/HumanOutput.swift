@@ -21,6 +21,7 @@ public struct HumanOutput: Sendable {
     public func lines(for output: CommandOutput) -> [String] {
         switch output {
         case .change(let report): return change(report)
+        case .replayed(let report, let verdict): return change(report) + verdict.map(\.terminalSafe)
         case .sections(let sections): return show(sections)
         case .text(let lines): return lines.map(\.terminalSafe)
         case .stats(let lines, let load): return lines.map(\.terminalSafe) + (load.map { [$0.line] } ?? [])

@@ -10,6 +10,10 @@ public enum JSONOutput {
     public static func line(for output: CommandOutput) -> String? {
         switch output {
         case .change(let report): return change(report).jsonText(sortedKeys: true)
+        case .replayed(let report, let verdict):
+            guard case .object(var members) = change(report) else { return nil }
+            members["replay"] = .array(verdict.map { .string($0) })
+            return JSONValue.object(members).jsonText(sortedKeys: true)
         case .sections(let sections): return show(sections).jsonText(sortedKeys: true)
         case .text(let lines): return JSONValue.object(["text": .array(lines.map { .string($0) })]).jsonText()
         case .stats(let lines, let load):

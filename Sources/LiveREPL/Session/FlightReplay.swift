@@ -9,8 +9,13 @@ import LiveSections
 public enum ReplayVerdict: Sendable, Equatable {
     /// Every recorded change was told the same (`changes` of them).
     case identical(changes: Int)
-    /// The replay stopped after `changes` changes (`--until`), all the same so far.
+    /// The replay stopped after `changes` changes (`--until`, or the
+    /// `replay` command), all the same so far; `replay` goes on.
     case stopped(changes: Int)
+    /// After `changes` changes, all the same, the recording goes on with a
+    /// new part (another query or sections), which a replay stepped with
+    /// the `replay` command does not enter.
+    case partEnds(changes: Int)
     /// After `changes` changes, all the same, the app did `what`, which a
     /// recording does not follow (`setQuery`, `goOffline`, …).
     case gap(changes: Int, what: String)
@@ -28,7 +33,10 @@ public enum ReplayVerdict: Sendable, Equatable {
     public var lines: [String] {
         switch self {
         case .identical(let n): return ["replayed \(n) changes, identical"]
-        case .stopped(let n): return ["replayed \(n) changes, identical so far; stopped (--until)"]
+        case .stopped(let n): return ["replayed \(n) changes, identical so far; stopped (replay N goes on)"]
+        case .partEnds(let n):
+            return ["replayed \(n) changes, identical; the recording goes on with a new part (another query or sections):",
+                    "replay it whole (--replay FILE without --until), or stop after a change of that part (--until N)"]
         case .gap(let n, let what):
             return ["replayed \(n) changes, identical; then the app called \(what), which a recording does not follow:",
                     "record again after it to replay what came next"]
@@ -61,7 +69,7 @@ public enum ReplayVerdict: Sendable, Equatable {
 @MainActor
 public final class FlightReplay {
     let recording: FlightRecording
-    /// The session the replay feeds; after ``run(until:)``, its state.
+    /// The session the replay feeds; after ``run(until:withinPart:)``, its state.
     public private(set) var session: Session?
     /// The part being replayed (from a header to the next).
     private var answers = ReplayAnswers()
@@ -74,20 +82,40 @@ public final class FlightReplay {
     /// Whether the part starts with writes waiting.
     private var startsWithWrites = false
     /// Recorded changes compared, in every part.
-    private var compared = 0
+    public private(set) var compared = 0
+    /// The next entry to replay: a replay stopped goes on from there.
+    private var position = 0
 
     /// A replay of `recording`.
     public init(_ recording: FlightRecording) { self.recording = recording }
 
-    /// Replays the recording, up to the change numbered `until` if given.
+    /// Replays the recording, from where the last run stopped, until
+    /// `until` changes are compared in all (0: only the state the
+    /// recording starts from), or to its end.
+    /// - Parameters:
+    ///   - until: The number of changes compared, in all, to stop after;
+    ///     nil for no stop.
+    ///   - withinPart: Stop before a new part, keeping the session (a
+    ///     replay stepped in one session).
     /// - Returns: the verdict at the first change that differs, or after
     ///   the last (or change `until`, or where the app did what a recording
     ///   does not follow).
     /// - Throws: ``REPLError/recording(_:)`` naming the line of an entry
     ///   that cannot be replayed (data that does not parse under its query,
     ///   a write answered out of order).
-    public func run(until: Int? = nil) async throws(REPLError) -> ReplayVerdict {
-        for (entry, line) in zip(recording.entries, recording.lines) {
+    public func run(until: Int? = nil, withinPart: Bool = false) async throws(REPLError) -> ReplayVerdict {
+        while position < recording.entries.count {
+            let entry = recording.entries[position], line = recording.lines[position]
+            // What comes after change `until` waits for the next run; a
+            // part's state is part of its header.
+            switch entry {
+            case .state: break
+            case .header where session == nil: break
+            default:
+                if let until, compared >= until { return .stopped(changes: compared) }
+                if withinPart, case .header = entry { return .partEnds(changes: compared) }
+            }
+            position += 1
             do throws(REPLError) {
                 switch entry {
                 case .header(let header): try await start(header)
@@ -98,7 +126,6 @@ public final class FlightReplay {
                 case .outcome(let id, let error): try await answer(id, error)
                 case .change(let change):
                     if let verdict = compare(change) { return verdict }
-                    if let until, change.number >= until { return .stopped(changes: compared) }
                 case .rejected: continue
                 case .gap(let what): return .gap(changes: compared, what: what)
                 }
@@ -149,6 +176,7 @@ public final class FlightReplay {
                                    if let error = await writes.next() { throw error }
                                })
         session = next
+        next.replaying = self
         self.header = header
         writeIDs = [:]
         replayed = []
@@ -214,6 +242,20 @@ public final class FlightReplay {
             if same { return nil }
         }
         return .differs(change: recorded.number, recorded: recorded, replayed: mine, startsWithWrites: startsWithWrites)
+    }
+}
+
+extension Session {
+    /// Replays the next `count` recorded changes (nil: the rest) into this
+    /// session, within its part of the recording.
+    /// - Returns: the verdict's lines.
+    func replayNext(_ count: Int?) async throws(REPLError) -> [String] {
+        guard let replaying else {
+            throw .usage(command: "replay", problem: "this session replays no recording: start live-repl with --replay FILE",
+                         usage: usage(of: "replay"))
+        }
+        let until = count.map { replaying.compared + $0 }
+        return try await replaying.run(until: until, withinPart: true).lines
     }
 }
 

@@ -20,6 +20,9 @@ public enum SessionSource: Sendable {
 public enum CommandOutput: Sendable, Equatable {
     /// What the command changed (maybe nothing).
     case change(ChangeReport)
+    /// What the changes a `replay` command replayed told, and the replay's
+    /// verdict so far.
+    case replayed(ChangeReport, verdict: [String])
     /// The sections and rows (`show`).
     case sections([ShownSection])
     /// Lines of text (`help`, `query` without options).
@@ -84,6 +87,9 @@ public final class Session {
     public var writeTimeout: Double = 5
     /// The recording being kept, and the file it is written to (`record`).
     var flight: (recorder: FlightRecorder, url: URL?)?
+    /// The replay feeding this session, when it was made by one (the
+    /// `replay` command steps it).
+    weak var replaying: FlightReplay?
     /// Sends the writes of every collection the session makes.
     let writer: WriteSender
 
@@ -265,6 +271,7 @@ public final class Session {
         if replaces { flight?.recorder.stop() }
         defer { if replaces { recordAgain() } }
         var prepended: Int?
+        var verdict: [String]?
         switch command {
         case .put(let path, _, let json): try await inject(.put, path, json: json)
         case .patch(let path, _, let json): try await inject(.patch, path, json: json)
@@ -275,10 +282,12 @@ public final class Session {
         case .load(let request):
             try requireOnline("load")
             prepended = try await load(request)
+        case .replay(let count): verdict = try await replayNext(count)
         default: break
         }
         var report = recorder.take()
         report.prepended = prepended
+        if let verdict { return .replayed(report, verdict: verdict) }
         return .change(report)
     }
 

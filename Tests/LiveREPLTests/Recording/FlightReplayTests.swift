@@ -144,6 +144,46 @@ struct FlightReplayTests {
         await replay.finish()
     }
 
+    @Test("a replay stepped with the replay command tells each recorded change, and ends as the whole replay does")
+    func stepped() async throws {
+        let seed = TestSeed.current("FlightReplayTests/stepped", default: 5)
+        let run = try RecordedSession(seed: seed, sections: true)
+        try await run.run(steps: 60, recordAfterLoad: true)
+        let recording = try run.recording()
+        let changes = recording.changes
+        try #require(changes.count > 3)
+        let whole = try await Self.verdict(of: recording)
+        let replay = FlightReplay(recording)
+        #expect(try await replay.run(until: 0) == .stopped(changes: 0))
+        let session = try #require(replay.session)
+        var told = 0
+        var last: [String] = []
+        // One change at a time, then the rest: each step tells its change's stages.
+        while told < changes.count - 2 {
+            guard case .replayed(let report, let verdict) = try await session.run(.replay(1)) else {
+                Issue.record("\(seed): not a replay's output")
+                break
+            }
+            let recorded = changes[told]
+            #expect(report.stages.count == recorded.stages.count, "\(seed): change \(recorded.number)")
+            #expect(report.stages.last?.counts == recorded.after, "\(seed): change \(recorded.number)")
+            told += 1
+            last = verdict
+            if verdict != ReplayVerdict.stopped(changes: told).lines { break }
+        }
+        #expect(last == ReplayVerdict.stopped(changes: told).lines, "\(seed): \(last)")
+        guard case .replayed(_, let verdict) = try await session.run(.replay(nil)) else {
+            Issue.record("\(seed): not a replay's output")
+            return
+        }
+        #expect(verdict == whole.lines, "\(seed)")
+        await replay.finish()
+        // A session no replay made refuses the command.
+        let plain = try Session(source: .offline, path: "/", options: try QueryOptions.parse([]))
+        await #expect(throws: REPLError.self) { try await plain.run(.replay(1)) }
+        plain.stop()
+    }
+
     @Test("a recording whose change was altered is named at that change, as a defect, with both versions")
     func altered() async throws {
         let seed = TestSeed.current("FlightReplayTests/altered", default: 11)

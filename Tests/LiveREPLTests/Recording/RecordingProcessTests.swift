@@ -37,8 +37,18 @@ struct RecordingProcessTests {
 
         let until = try await REPLProcess.run(["--replay", file, "--until", "1"], input: "show\nput /z {\"score\": 9}\n")
         #expect(until.status == 0, "\(until.stderr)")
-        #expect(until.lines.first == "replayed 1 changes, identical so far; stopped (--until)", "\(until.stdout)")
+        #expect(until.lines.first == "replayed 1 changes, identical so far; stopped (replay N goes on)", "\(until.stdout)")
         #expect(until.stdout.contains("child_added z"), "the session goes on, offline")
+        // From the state, a change at a time, then the rest; past the end, nothing more.
+        let stepped = try await REPLProcess.run(["--replay", file, "--until", "0"], input: "replay\nreplay all\nreplay\nreplay 0\n")
+        #expect(stepped.status != 0, "replay 0 is refused: \(stepped.stdout)")
+        #expect(stepped.lines.first == "replayed 0 changes, identical so far; stopped (replay N goes on)", "\(stepped.stdout)")
+        #expect(stepped.lines.contains("replayed 1 changes, identical so far; stopped (replay N goes on)"), "\(stepped.stdout)")
+        #expect(stepped.lines.filter { $0 == "replayed 3 changes, identical" }.count == 2, "\(stepped.stdout)")
+        #expect(stepped.stdout.contains("stage 1:"), "each step prints its change: \(stepped.stdout)")
+        #expect(stepped.stdout.contains("a number above 0"), "\(stepped.stdout)")
+        let notReplaying = try await REPLProcess.run(["--offline"], input: "replay\n")
+        #expect(notReplaying.stdout.contains("start live-repl with --replay FILE"), "\(notReplaying.stdout)")
     }
 
     @Test("--record keeps every value with --record-values, and is written when the input ends")
