@@ -57,6 +57,9 @@ extension FirebaseCollection {
     /// older child ties with it (the same sort value, which a bound cannot
     /// tell apart over REST), or its sort value is an object, the window
     /// stays the last children (`limitToLast`).
+    ///
+    /// Recorded (``record(into:sectionBy:sections:)``), the page starts a
+    /// new part of the recording once it is in: the window now loaded.
     /// - Returns: The number of rows the page added: in
     ///   ``LoadMode/pagedFromEnd(size:)``, the rows now before the row that
     ///   was first (rows `0..<n`); otherwise the rows added after.
@@ -71,7 +74,11 @@ extension FirebaseCollection {
     @discardableResult
     public func loadNextPage() async throws(DatabaseError) -> Int {
         guard let size = mode.pageSize, hasMorePages, !loadingPage else { return 0 }
-        flightRecorder?.note(.gap("loadNextPage"))
+        // Recorded: the page is a new part of the recording (its window),
+        // once it is in; what loading it told is not.
+        let recordAgain = flightRecorder != nil ? self.recordAgain : nil
+        if recordAgain != nil { flightRecorder?.stop() }
+        defer { recordAgain?() }
         loadingPage = true
         defer { loadingPage = false }
         let first = collection.count > 0 ? collection.key(at: 0) : nil, before = collection.count

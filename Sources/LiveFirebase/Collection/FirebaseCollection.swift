@@ -160,6 +160,9 @@ public final class FirebaseCollection<Source: ModelDataSource> {
     public let writer: WriteSender
     /// Where the collection is recorded, if it is (``record(into:)``).
     var flightRecorder: FlightRecorder?
+    /// Attaches ``flightRecorder`` again, with the same sections: a new
+    /// part of the recording, from what the collection holds then.
+    var recordAgain: (() -> Void)?
     var pushIDs = PushIDGenerator()
     var nextWriteID = 1
     /// Writes made and not answered yet, in order (on disk with a cache);

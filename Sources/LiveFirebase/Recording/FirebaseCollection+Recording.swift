@@ -47,10 +47,17 @@ extension FirebaseCollection {
                        counts: recorder.lastCounts)
         let events = observeChildEvents { [weak recorder] in recorder?.note(event: $0) }
         let values = observeValue { [weak recorder] in recorder?.close() }
+        recordAgain = { [weak self, weak recorder, weak sections] in
+            guard let self, let recorder else { return }
+            self.record(into: recorder, sectionBy: sectionBy, sections: sections)
+        }
         recorder.detach.append { [weak self] in
             events.cancel()
             values.cancel()
-            if self?.flightRecorder === recorder { self?.flightRecorder = nil }
+            if self?.flightRecorder === recorder {
+                self?.flightRecorder = nil
+                self?.recordAgain = nil
+            }
         }
     }
 

@@ -25,7 +25,7 @@ public enum FlightEntry: Sendable, Equatable {
     /// for), with the reason.
     case rejected(change: Int, reason: String)
     /// The app changed something a recording does not follow (`setQuery`,
-    /// `setFilter`, `goOffline`, `goOnline`, `loadNextPage`): a replay stops here.
+    /// `setFilter`, `goOffline`, `goOnline`): a replay stops here.
     case gap(String)
 }
 

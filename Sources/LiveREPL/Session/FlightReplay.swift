@@ -170,8 +170,15 @@ public final class FlightReplay {
         }
         let writes = ReplayAnswers()
         answers = writes
+        // A paged part is its window: the recorded query is the one the
+        // stream asked for (its limit that of the pages loaded), replayed
+        // as it is rather than as its first page.
+        let mode: LoadMode = switch header.mode {
+        case .paged, .pagedFromEnd: .all
+        case .live, .all: header.mode
+        }
         let next = try Session(source: .offline, path: header.path.description, options: options, query: header.query,
-                               mode: header.mode, opener: .offline, cache: nil,
+                               mode: mode, opener: .offline, cache: nil,
                                writer: WriteSender { _, _, _ throws(DatabaseError) in
                                    if let error = await writes.next() { throw error }
                                })

@@ -265,6 +265,8 @@ public final class Session {
                              usage: usage(of: "query"))
             }
             replaces = true
+        // The next page is a new part the collection itself records.
+        case .load(.next), .load(.older): replaces = false
         case .load: replaces = true
         default: replaces = false
         }

@@ -184,6 +184,34 @@ struct FlightReplayTests {
         plain.stop()
     }
 
+    @Test("the next page, loaded while recorded, is a new part (its window) that replays identically")
+    func nextPage() async throws {
+        let session = try Session(source: .offline, path: "/", options: try QueryOptions.parse(["--order-by", "score"]))
+        defer { session.stop() }
+        try await session.start()
+        var children = JSONObject()
+        for i in 0..<10 { children["k\(i)"] = .object(["score": .number(Double(i))]) }
+        let value = JSONValue.object(children)
+        _ = try await session.run(.put(.root, value, json: value.jsonText()))
+        _ = try await session.run(.load(.page(3)))
+        let recorder = FlightRecorder()
+        session.startRecording(into: recorder)
+        _ = try await session.run(.put("/k1", ["score": 1.5], json: #"{"score": 1.5}"#))
+        _ = try await session.run(.load(.next))
+        #expect(session.shownSections().map(\.rows.count) == [6])
+        _ = try await session.run(.put("/k4", ["score": -1], json: #"{"score": -1}"#))
+        _ = try await session.run(.put("/k9", ["score": 0.5], json: #"{"score": 0.5}"#))
+        recorder.close()
+        let recording = try FlightRecording(jsonLines: recorder.jsonLines())
+        let headers = recording.entries.compactMap { entry -> FlightHeader? in
+            if case .header(let header) = entry { return header } else { return nil }
+        }
+        #expect(headers.map(\.query.limit) == [.first(3), .first(6)], "the window of each part")
+        #expect(headers.last?.mode == .paged(size: 3))
+        #expect(recording.changes.count == 3)
+        #expect(try await Self.verdict(of: recording) == .identical(changes: 3))
+    }
+
     @Test("a recording whose change was altered is named at that change, as a defect, with both versions")
     func altered() async throws {
         let seed = TestSeed.current("FlightReplayTests/altered", default: 11)

@@ -120,12 +120,30 @@ final class RecordedSession {
             if Int.random(in: 0..<3, using: &random) == 0 { arguments += [bool() ? "--limit-first" : "--limit-last", "4"] }
             // The new collection loads what the server holds now.
             session.offlineValue = server
-            switch Int.random(in: 0..<4, using: &random) {
+            switch Int.random(in: 0..<7, using: &random) {
             case 0:
                 _ = try await session.run(.load(.live))
                 queryChanges += 1
             case 1:
                 _ = try await session.run(.load(.all))
+                queryChanges += 1
+            case 2:
+                _ = try await session.run(.load(.page(4)))
+                queryChanges += 1
+            case 3:
+                // The next page in a paged mode; otherwise the first page.
+                if case .paged = session.mode { _ = try await session.run(.load(.next)) } else { _ = try await session.run(.load(.page(4))) }
+                queryChanges += 1
+            case 4:
+                // Pages from the end: the last page, then the one before it.
+                if case .pagedFromEnd = session.mode {
+                    _ = try await session.run(.load(.older))
+                } else if case .first? = firebase.query.limit {
+                    // Refused, as it should be: a limitToFirst query has no pages from the end.
+                    break
+                } else {
+                    _ = try await session.run(.load(.last(4)))
+                }
                 queryChanges += 1
             default:
                 _ = try await session.run(.query(try QueryOptions.parse(arguments)))
