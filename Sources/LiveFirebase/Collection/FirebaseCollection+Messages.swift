@@ -45,7 +45,7 @@ extension FirebaseCollection {
     /// (injected); otherwise it is the stream's, which the server may have
     /// cut to the query's window (see ``QueryView/serverFilters``).
     func handle(_ message: StreamMessage, isWholeData: Bool = false, fromCache: Bool = false) async {
-        if flightRecorder != nil { recordMessage(message, isWholeData: isWholeData, fromCache: fromCache) }
+        let recorded = flightRecorder != nil ? recordMessage(message, isWholeData: isWholeData, fromCache: fromCache) : nil
         switch message {
         case .connected:
             // Cached children stay marked so until the server's value is in.
@@ -58,7 +58,8 @@ extension FirebaseCollection {
             tellProgress(progress)
         case .put(let payload), .patch(let payload):
             await apply(payload, filtered: isWholeData ? false : nil, fromCache: fromCache)
-            flightRecorder?.resolve()
+            // Applied: what it wrote is read now (a recorder attached since does not wait for it).
+            if let (recorder, number) = recorded { recorder.resolve(number) }
         case .disconnected(let error, _):
             if !showsCached { status = .reconnecting(error) }
         case .renewingCredential:

@@ -76,9 +76,11 @@ extension FirebaseCollection {
         guard let size = mode.pageSize, hasMorePages, !loadingPage else { return 0 }
         // Recorded: the page is a new part of the recording (its window),
         // once it is in; what loading it told is not.
-        let recordAgain = flightRecorder != nil ? self.recordAgain : nil
-        if recordAgain != nil { flightRecorder?.stop() }
-        defer { recordAgain?() }
+        // Not if the app stopped it or attached another recorder meanwhile.
+        let recorder = flightRecorder, recordAgain = self.recordAgain
+        recorder?.stop()
+        let stops = recorder?.stops
+        defer { if let recorder, flightRecorder == nil, recorder.stops == stops { recordAgain?() } }
         loadingPage = true
         defer { loadingPage = false }
         let first = collection.count > 0 ? collection.key(at: 0) : nil, before = collection.count

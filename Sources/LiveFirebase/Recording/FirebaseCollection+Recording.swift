@@ -13,8 +13,10 @@ extension FirebaseCollection {
     /// without sections, stages are those of one section holding every row.
     /// A recorder records one collection: attaching it again starts a new
     /// part of the recording (a new query or sections, as a new header).
-    /// - Complexity: O(n) now, for the state; then, per change, O(size of
-    ///   its messages and of what it told).
+    /// - Complexity: O(1) now for a recorder's first part (the state shares
+    ///   the collection's snapshots; O(n) while local writes wait), O(size
+    ///   of the children) for a later part, written into the ring at once;
+    ///   then, per change, O(size of its messages and of what it told).
     public func record<Section>(into recorder: FlightRecorder, sectionBy: DatabasePath? = nil,
                                 sections: SectionedCollection<Model, Section>? = nil) {
         flightRecorder?.stop()
@@ -47,8 +49,10 @@ extension FirebaseCollection {
                        counts: recorder.lastCounts)
         let events = observeChildEvents { [weak recorder] in recorder?.note(event: $0) }
         let values = observeValue { [weak recorder] in recorder?.close() }
+        let hasSections = sections != nil
         recordAgain = { [weak self, weak recorder, weak sections] in
-            guard let self, let recorder else { return }
+            // Sections the app let go cannot be recorded again as they were.
+            guard let self, let recorder, (sections != nil) == hasSections else { return }
             self.record(into: recorder, sectionBy: sectionBy, sections: sections)
         }
         recorder.detach.append { [weak self] in
@@ -68,15 +72,18 @@ extension FirebaseCollection {
 
     /// Keeps `message` in the recording, if there is one: its values
     /// written from their received text, redacted as they are copied.
+    /// - Returns: For a put or a patch, the recorder and the entry's
+    ///   number, to give ``FlightRecorder/resolve(_:)`` once it is applied.
     /// - Complexity: O(size of its text).
-    func recordMessage(_ message: StreamMessage, isWholeData: Bool, fromCache: Bool) {
-        guard let recorder = flightRecorder else { return }
+    func recordMessage(_ message: StreamMessage, isWholeData: Bool, fromCache: Bool) -> (FlightRecorder, Int)? {
+        guard let recorder = flightRecorder else { return nil }
         let redaction = recorder.redaction
         switch message {
         case .connected: recorder.note(.message(.connected))
         case .receiving: break
         case .put(let payload):
-            recorder.note(data: FlightFold(path: payload.path, patching: nil, isWhole: isWholeData), "put") { line in
+            let fold = FlightFold(path: payload.path, patching: nil, isWhole: isWholeData, source: recorder.source)
+            return (recorder, recorder.note(data: fold, "put") { line in
                 line.name("path")
                 line.path(payload.path)
                 line.name("data")
@@ -85,11 +92,12 @@ extension FirebaseCollection {
                 line.bool(isWholeData)
                 line.name("cached")
                 line.bool(fromCache)
-            }
+            })
         case .patch(let payload):
             // From its updates: a member set to null (a deletion) is not in its data.
-            let fold = FlightFold(path: payload.path, patching: payload.updates.map(\.path), isWhole: isWholeData)
-            recorder.note(data: fold, "patch") { line in
+            let fold = FlightFold(path: payload.path, patching: payload.updates.map(\.path), isWhole: isWholeData,
+                                  source: recorder.source)
+            return (recorder, recorder.note(data: fold, "patch") { line in
                 line.name("path")
                 line.path(payload.path)
                 line.name("data")
@@ -100,11 +108,12 @@ extension FirebaseCollection {
                 }
                 line.name("whole")
                 line.bool(isWholeData)
-            }
+            })
         case .disconnected(let error, _): recorder.note(.message(.disconnected(reason: error.recordedDescription)))
         case .renewingCredential: recorder.note(.message(.renewingCredential))
         case .ended(let error): recorder.note(.message(.ended(error.map(FlightFailure.init))))
         }
+        return nil
     }
 
     /// Keeps write `id` in the recording, if there is one.

@@ -79,10 +79,14 @@ struct FlightFold {
     let completes: Bool
     /// The children after it; nil until the collection has applied it.
     var after: Children?
+    /// Reads them from the collection that was given it.
+    let source: FlightSource
 
-    /// The fold of a put (`isPut`) or a patch at `path` writing below `members` (a put's: none).
-    init(path: DatabasePath, patching members: [DatabasePath]?, isWhole: Bool) {
+    /// The fold of a put (`patching` nil) or a patch at `path` writing
+    /// below `members`, given to the collection `source` reads.
+    init(path: DatabasePath, patching members: [DatabasePath]?, isWhole: Bool, source: FlightSource) {
         self.isWhole = isWhole
+        self.source = source
         if let first = path.keys.first {
             written = [first]
             completes = false

@@ -14,7 +14,8 @@ import LiveSections
 /// ``limit``, the oldest go, folded into the state the recording starts
 /// from (the server's value where the kept entries start, and the writes
 /// then waiting), so what is kept always replays. That state is kept beside
-/// the ring, at the size of the collection's (redacted) data.
+/// the ring as the collection's own snapshots of its children (shared, not
+/// copied), redacted only when the recording is written.
 ///
 /// By default values are redacted: a recording keeps keys, the members the
 /// query orders by and the sections are read from, and replaces other
@@ -62,9 +63,9 @@ public final class FlightRecorder {
     /// Reads the recorded collection's children: one child's server value,
     /// and every child's.
     var source = FlightSource(child: { .absent(key: $0) }, children: { [:] })
-    /// The kept put or patch the collection has not applied yet (its
-    /// number in `ring`): read from the collection once it has.
-    private var unresolved: Int?
+    /// The kept puts and patches their collection has not applied yet
+    /// (their numbers in `ring`, oldest first): read from it once it has.
+    private var unresolved: [Int] = []
     /// Stops observing the collection.
     var detach: [() -> Void] = []
 
@@ -137,8 +138,13 @@ public final class FlightRecorder {
         exportPending = true
     }
 
+    /// The times ``stop()`` was called: a collection that stopped it for a
+    /// while attaches it again only if nobody stopped it meanwhile.
+    private(set) var stops = 0
+
     /// Stops recording; what was recorded stays.
     public func stop() {
+        stops += 1
         close()
         for cancel in detach { cancel() }
         detach.removeAll()
@@ -182,26 +188,26 @@ public final class FlightRecorder {
     /// collection has not applied yet stays (with what follows) until it has.
     private func trim() {
         guard ring.byteCount > limit else { return }
-        while ring.byteCount > limit, ring.count > 1, ring.head != unresolved { fold(ring.dropOldest()) }
+        while ring.byteCount > limit, ring.count > 1, ring.head != unresolved.first { fold(ring.dropOldest()) }
         // What the dropped input told goes with it: a replay starts at an input.
         while ring.count > 1, ring[ring.head].isOutput { fold(ring.dropOldest()) }
     }
 
-    /// Reads the children the last put or patch wrote to from the
-    /// collection, which has applied it.
-    package func resolve() {
-        guard let number = unresolved else { return }
-        unresolved = nil
-        guard case .data(var fold) = ring[number] else { return }
+    /// Reads the children the put or patch kept as entry `number` wrote
+    /// to from its collection, which has applied it.
+    func resolve(_ number: Int) {
+        guard let index = unresolved.firstIndex(of: number) else { return }
+        unresolved.remove(at: index)
+        guard number >= ring.head, case .data(var fold) = ring[number] else { return }
         fold.after = read(fold)
         ring[number] = .data(fold)
         trim()
     }
 
-    /// The children `fold` wrote to, as the collection holds them now.
+    /// The children `fold` wrote to, as its collection holds them now.
     private func read(_ fold: FlightFold) -> FlightFold.Children {
-        guard let keys = fold.written else { return .all(source.children()) }
-        return .some(keys.map { ($0, source.child($0)) })
+        guard let keys = fold.written else { return .all(fold.source.children()) }
+        return .some(keys.map { ($0, fold.source.child($0)) })
     }
 
     /// Folds a dropped entry into the state the recording starts from.
@@ -235,13 +241,15 @@ public final class FlightRecorder {
 
     /// Keeps a put or a patch the collection was given, its line (of
     /// `kind`) written by `write`; what it wrote is read from the
-    /// collection once it has applied it (``resolve()``).
-    func note(data fold: FlightFold, _ kind: StaticString, _ write: (inout FlightLine) -> Void) {
+    /// collection once it has applied it (``resolve(_:)``, with the
+    /// number returned). Until then it is not let go.
+    func note(data fold: FlightFold, _ kind: StaticString, _ write: (inout FlightLine) -> Void) -> Int {
         close()
-        resolve()
-        unresolved = ring.nextNumber
+        let number = ring.nextNumber
+        unresolved.append(number)
         ring.write(.data(fold), kind, write)
         trim()
+        return number
     }
 
     /// Notes stages told to observers, in the change being gathered.
@@ -270,7 +278,6 @@ public final class FlightRecorder {
 
     /// Closes the change being gathered (Firebase's value event), if it told anything.
     package func close() {
-        resolve()
         guard var change = open else { return }
         open = nil
         guard !change.events.isEmpty || !change.stages.isEmpty else { return }
@@ -279,13 +286,16 @@ public final class FlightRecorder {
         // The counts before are copied only for a replay or a list to compare with.
         let compared = onChange != nil || change.list != nil
         if compared { change.before = lastCounts }
-        var changed = counts.update(&lastCounts, after: change.stages)
+        // Updated apart: the counts may be read from `lastCounts` (sections let go).
+        var after = lastCounts
+        var changed = counts.update(&after, after: change.stages)
         // A list whose data source disagrees: every count is read again,
         // so that what the sections hold is recorded, not what the stages say.
-        if let list = change.list, list != lastCounts {
-            lastCounts = counts.all()
-            changed = .all(before: change.before, after: lastCounts)
+        if let list = change.list, list != after {
+            after = counts.all()
+            changed = .all(before: change.before, after: after)
         }
+        lastCounts = after
         ring.write(.change(changed), "change") { change.write(into: &$0, changed) }
         trim()
         if compared {

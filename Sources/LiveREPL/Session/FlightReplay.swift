@@ -85,16 +85,19 @@ public final class FlightReplay {
     public private(set) var compared = 0
     /// The next entry to replay: a replay stopped goes on from there.
     private var position = 0
+    /// The number of the last change compared (0 before the first).
+    private var lastNumber = 0
 
     /// A replay of `recording`.
     public init(_ recording: FlightRecording) { self.recording = recording }
 
-    /// Replays the recording, from where the last run stopped, until
-    /// `until` changes are compared in all (0: only the state the
-    /// recording starts from), or to its end.
+    /// Replays the recording, from where the last run stopped, until the
+    /// change numbered `until` (0: only the state the recording starts
+    /// from), or to its end.
     /// - Parameters:
-    ///   - until: The number of changes compared, in all, to stop after;
-    ///     nil for no stop.
+    ///   - until: The number of the change to stop after (as the recording
+    ///     numbers it: a recording whose older changes were let go starts
+    ///     past 1); nil for no stop.
     ///   - withinPart: Stop before a new part, keeping the session (a
     ///     replay stepped in one session).
     /// - Returns: the verdict at the first change that differs, or after
@@ -112,7 +115,7 @@ public final class FlightReplay {
             case .state: break
             case .header where session == nil: break
             default:
-                if let until, compared >= until { return .stopped(changes: compared) }
+                if let until, lastNumber >= until { return .stopped(changes: compared) }
                 if withinPart, case .header = entry { return .partEnds(changes: compared) }
             }
             position += 1
@@ -127,7 +130,10 @@ public final class FlightReplay {
                 case .change(let change):
                     if let verdict = compare(change) { return verdict }
                 case .rejected: continue
-                case .gap(let what): return .gap(changes: compared, what: what)
+                case .gap(let what):
+                    // Where the replay stays: what follows is not for this session.
+                    position -= 1
+                    return .gap(changes: compared, what: what)
                 }
             } catch {
                 throw .recording(FlightRecordingError(line: line, "cannot be replayed: \(error.description)"))
@@ -144,6 +150,22 @@ public final class FlightReplay {
         await answers.refuseWaiting()
         guard let firebase = session?.firebase else { return }
         for id in firebase.pendingWrites { _ = await firebase.outcome(of: id) }
+    }
+
+    /// The number of the `n`th change still to replay in this part (nil
+    /// when the part has fewer).
+    func number(ofChange n: Int) -> Int? {
+        var seen = 0
+        for entry in recording.entries[position...] {
+            switch entry {
+            case .header: return nil
+            case .change(let change):
+                seen += 1
+                if seen == n { return change.number }
+            default: continue
+            }
+        }
+        return nil
     }
 
     /// A new session for `header`'s query, sections and load mode.
@@ -235,6 +257,7 @@ public final class FlightReplay {
     /// Compares the next replayed change with `recorded`; nil when they agree.
     private func compare(_ recorded: FlightChange) -> ReplayVerdict? {
         recorder.close()
+        lastNumber = recorded.number
         compared += 1
         comparedInPart += 1
         if let list = recorded.list, list != recorded.after {
@@ -261,8 +284,7 @@ extension Session {
             throw .usage(command: "replay", problem: "this session replays no recording: start live-repl with --replay FILE",
                          usage: usage(of: "replay"))
         }
-        let until = count.map { replaying.compared + $0 }
-        return try await replaying.run(until: until, withinPart: true).lines
+        return try await replaying.run(until: count.flatMap(replaying.number(ofChange:)), withinPart: true).lines
     }
 }
 

@@ -184,6 +184,31 @@ struct FlightReplayTests {
         plain.stop()
     }
 
+    @Test("a replay stepped to a gap stays there: what follows is not for its session")
+    func steppedToAGap() async throws {
+        let seed = TestSeed.current("FlightReplayTests/steppedToAGap", default: 8)
+        let run = try RecordedSession(seed: seed, sections: true)
+        try await run.run(steps: 60, recordAfterLoad: true)
+        var lines = run.recorder.jsonLines().split(separator: "\n").map(String.init)
+        let recording = try FlightRecording(jsonLines: lines.joined(separator: "\n"))
+        try #require(recording.changes.count > 3)
+        // A gap after the second change, as setQuery leaves one.
+        let second = zip(recording.entries, recording.lines).filter { if case .change = $0.0 { true } else { false } }[1].1
+        lines.insert(FlightEntry.gap("setQuery").jsonLine, at: second)
+        let replay = FlightReplay(try FlightRecording(jsonLines: lines.joined(separator: "\n")))
+        #expect(try await replay.run(until: 0) == .stopped(changes: 0))
+        let session = try #require(replay.session)
+        let gap = ReplayVerdict.gap(changes: 2, what: "setQuery").lines
+        for _ in 0..<2 {
+            guard case .replayed(_, let verdict) = try await session.run(.replay(nil)) else {
+                Issue.record("\(seed): not a replay's output")
+                break
+            }
+            #expect(verdict == gap, "\(seed)")
+        }
+        await replay.finish()
+    }
+
     @Test("the next page, loaded while recorded, is a new part (its window) that replays identically")
     func nextPage() async throws {
         let session = try Session(source: .offline, path: "/", options: try QueryOptions.parse(["--order-by", "score"]))

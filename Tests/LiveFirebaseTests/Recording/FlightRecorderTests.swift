@@ -1,0 +1,95 @@
+// FlightRecorderTests.swift — a recorder attached to a collection the app
+// changes around it: sections let go, a recorder stopped or replaced while
+// a message or a page is on its way.
+@testable import LiveFirebase
+import LiveCollection
+import LiveModel
+import LiveSections
+import Testing
+
+@MainActor
+@Suite("Flight recorder, attached")
+struct FlightRecorderTests {
+    private func scored(_ pairs: [(String, Int)]) -> String {
+        "{" + pairs.map { #""\#($0.0)": {"score": \#($0.1), "team": "t\#($0.1 % 2)"}"# }.joined(separator: ",") + "}"
+    }
+
+    private func collection(mode: LoadMode = .all) throws -> FirebaseCollection<DecodingDataSource<RawChild>> {
+        try FirebaseCollection(reference: try DatabaseReference(url: "https://example.firebaseio.com", path: "/p"),
+                               query: DatabaseQuery(order: .child("score")), mode: mode,
+                               dataSource: DecodingDataSource<RawChild>(), opener: .offline)
+    }
+
+    private nonisolated static func team(_ child: RawChild) -> String {
+        if case .object(let members) = child.dictionary, case .string(let team)? = members["team"] { team } else { "" }
+    }
+
+    @Test("sections the app lets go keep their last counts: later changes are still recorded")
+    func sectionsLetGo() async throws {
+        let players = try collection()
+        let recorder = FlightRecorder()
+        var teams: SectionedCollection<RawChild, String>? = SectionedCollection(players.collection, sectionedBy: Self.team)
+        players.record(into: recorder, sectionBy: "team", sections: teams)
+        try await players.receive(.put, at: .root, json: scored([("a", 1), ("b", 2)]))
+        #expect(recorder.changeCount == 1)
+        teams = nil
+        try await players.receive(.put, at: "/c", json: #"{"score": 3, "team": "t1"}"#)
+        try await players.receive(.put, at: "/a", json: "null")
+        #expect(recorder.changeCount == 3)
+        let recording = try FlightRecording(jsonLines: recorder.jsonLines())
+        #expect(recording.changes.last?.after == [1, 1], "the last counts the sections told")
+        recorder.stop()
+    }
+
+    @Test("a recording whose older entries went starts from the children as the collection held them")
+    func foldedState() async throws {
+        let players = try collection()
+        let recorder = FlightRecorder(limit: 1024, keepsValues: true)
+        players.record(into: recorder)
+        try await players.receive(.put, at: .root, json: scored((0..<20).map { ("k\($0)", $0) }))
+        for i in 0..<40 { try await players.receive(.put, at: try DatabasePath("/k\(i % 20)/score"), json: "\(100 + i)") }
+        #expect(recorder.droppedCount > 0)
+        #expect(recorder.byteCount <= 1024)
+        let recording = try FlightRecording(jsonLines: recorder.jsonLines())
+        guard case .state(let state) = recording.entries[1] else {
+            Issue.record("no state")
+            return
+        }
+        // Replaying what is kept over the state gives the collection's children.
+        var value = state.value
+        for entry in recording.entries.dropFirst(2) {
+            if case .message(.put(let path, let data, _, _)) = entry { value = value.replacing(path.keys[...], with: data) }
+        }
+        var held = JSONObject()
+        for key in players.view.cache.keys { held[key.string] = players.view.serverValue(key).value }
+        #expect(value == .object(held))
+        recorder.stop()
+    }
+
+    @Test("a page loaded while recorded is a new part; not if the app stopped the recorder meanwhile", arguments: [false, true])
+    func pageWhileRecorded(stoppedMeanwhile: Bool) async throws {
+        let players = try collection(mode: .paged(size: 2))
+        let recorder = FlightRecorder()
+        players.record(into: recorder)
+        let all = scored([("a", 1), ("b", 2), ("c", 3), ("d", 4)])
+        try await players.receive(.put, at: .root, json: all)
+        let listening = players.generation
+        let page = Task { try await players.loadNextPage() }
+        // The page's stream is open (the recorder set aside): it is given the data, as a server would.
+        while players.generation == listening { await Task.yield() }
+        if stoppedMeanwhile { recorder.stop() }
+        try await players.receive(.put, at: .root, json: all)
+        #expect(try await page.value == 2)
+        let headers = try FlightRecording(jsonLines: recorder.jsonLines()).entries.filter {
+            if case .header = $0 { true } else { false }
+        }
+        if stoppedMeanwhile {
+            #expect(players.flightRecorder == nil, "stopped by the app: not attached again")
+            #expect(headers.count == 1)
+        } else {
+            #expect(players.flightRecorder === recorder)
+            #expect(headers.count == 2, "the window of two pages, a part of its own")
+        }
+        recorder.stop()
+    }
+}
