@@ -24,8 +24,9 @@ enum ClientPathBenchmark {
         var deepPerSecond: Double
         /// With `recording`: single changes per second in the chunks
         /// recorded, and in those between them; the seconds `record(into:)`
-        /// took (the state of every child, on the main actor).
-        var recorded: (singles: Double, unrecorded: Double, attach: Double)?
+        /// took (on the main actor), and those `jsonLines()` took after the
+        /// changes (the state of every child redacted, then the ring).
+        var recorded: (singles: Double, unrecorded: Double, attach: Double, export: Double)?
     }
 
     /// Single changes in each chunk of the recorded run.
@@ -93,7 +94,7 @@ enum ClientPathBenchmark {
             await collection.receive(.put(try StreamPayload.parse(json: text, kind: .put, order: .child("s"))))
         }
         let deepSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        var recorded: (singles: Double, unrecorded: Double, attach: Double)?
+        var recorded: (singles: Double, unrecorded: Double, attach: Double, export: Double)?
         if recording {
             // A second collection, recorded from the start, given the same
             // changes: chunks alternate between the two, so that both see
@@ -121,7 +122,10 @@ enum ClientPathBenchmark {
                 }
             }
             guard recorder.changeCount > 0 else { throw BenchError("no change recorded") }
-            recorded = (Double(singles.count) / seconds.on, Double(singles.count) / seconds.off, attachSeconds)
+            var bytes = 0
+            let exportSeconds = Timing.seconds { bytes = recorder.jsonLines().utf8.count }
+            guard bytes > recorder.byteCount else { throw BenchError("the recording holds no state") }
+            recorded = (Double(singles.count) / seconds.on, Double(singles.count) / seconds.off, attachSeconds, exportSeconds)
         }
         guard staged >= changes, sections.counts.reduce(0, +) == children else {
             throw BenchError("\(staged) staged changes for \(changes) single changes, \(sections.counts.reduce(0, +)) rows")

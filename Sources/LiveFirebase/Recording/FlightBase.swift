@@ -33,6 +33,24 @@ struct FlightBase {
         if data.completes { isComplete = true }
     }
 
+    /// `keys` in the order of their UTF-8 bytes (that of their Unicode
+    /// scalars), compared by their first eight bytes, then whole on a tie.
+    /// - Complexity: O(n log n).
+    static func sorted(_ keys: some Collection<Key>) -> [Key] {
+        var tagged = keys.map { key in
+            key.withUTF8 { bytes in
+                var prefix: UInt64 = 0
+                for i in 0..<8 { prefix = prefix << 8 | UInt64(i < bytes.count ? bytes[i] : 0) }
+                return (prefix, key)
+            }
+        }
+        tagged.sort { a, b in
+            if a.0 != b.0 { return a.0 < b.0 }
+            return a.1.withUTF8 { x in b.1.withUTF8 { y in x.lexicographicallyPrecedes(y) } }
+        }
+        return tagged.map(\.1)
+    }
+
     /// The state as its line: the children in the order of their keys'
     /// Unicode scalars, each redacted.
     /// - Complexity: O(n log n) for the order, plus the size of the children's texts.
@@ -45,7 +63,7 @@ struct FlightBase {
         line.name("pending")
         line.list(pending) { line, write in line.value(FlightEntry.write(write).json, sortedKeys: true) }
         line.name("value")
-        let keys = children.keys.sorted { $0.string.unicodeScalars.lexicographicallyPrecedes($1.string.unicodeScalars) }
+        let keys = Self.sorted(children.keys)
         if keys.isEmpty {
             line.null()
         } else {

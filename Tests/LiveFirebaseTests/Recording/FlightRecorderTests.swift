@@ -66,6 +66,14 @@ struct FlightRecorderTests {
         recorder.stop()
     }
 
+    @Test("a state's children are written in the order of their keys' Unicode scalars")
+    func stateOrder() throws {
+        let names = ["b", "a", "ab", "abcdefgh", "abcdefghi", "abcdefgg", "café", "cafe", "caf\u{E9}x", "-Mz8", "10", "9", "😀", "ｚ", "z"]
+        let keys = try names.map { try Key($0) }
+        let expected = names.sorted { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }
+        #expect(FlightBase.sorted(keys).map(\.string) == expected)
+    }
+
     @Test("a page loaded while recorded is a new part; not if the app stopped the recorder meanwhile", arguments: [false, true])
     func pageWhileRecorded(stoppedMeanwhile: Bool) async throws {
         let players = try collection(mode: .paged(size: 2))

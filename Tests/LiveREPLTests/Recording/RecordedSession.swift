@@ -138,11 +138,22 @@ final class RecordedSession {
                 // Pages from the end: the last page, then the one before it.
                 if case .pagedFromEnd = session.mode {
                     _ = try await session.run(.load(.older))
-                } else if case .first? = firebase.query.limit {
-                    // Refused, as it should be: a limitToFirst query has no pages from the end.
-                    break
                 } else {
-                    _ = try await session.run(.load(.last(4)))
+                    // Refused, as it should be, under a limitToFirst query: it has no pages from the end.
+                    let refused: Bool
+                    do {
+                        _ = try await session.run(.load(.last(4)))
+                        refused = false
+                    } catch {
+                        let message: String = error.description
+                        guard message.contains("pages from the end need a query without limitToFirst") else { throw error }
+                        refused = true
+                    }
+                    // (The recording starts a new part all the same.)
+                    if refused {
+                        queryChanges += 1
+                        break
+                    }
                 }
                 queryChanges += 1
             default:
