@@ -55,10 +55,11 @@ extension FirebaseCollection {
             guard let self, let recorder, (sections != nil) == hasSections else { return }
             self.record(into: recorder, sectionBy: sectionBy, sections: sections)
         }
-        recorder.detach.append { [weak self] in
+        // The recorder keeps this: it holds itself weakly.
+        recorder.detach.append { [weak self, weak recorder] in
             events.cancel()
             values.cancel()
-            if self?.flightRecorder === recorder {
+            if let recorder, self?.flightRecorder === recorder {
                 self?.flightRecorder = nil
                 self?.recordAgain = nil
             }

@@ -39,6 +39,7 @@ struct FlightRecorderTests {
         let recording = try FlightRecording(jsonLines: recorder.jsonLines())
         #expect(recording.changes.last?.after == [1, 1], "the last counts the sections told")
         recorder.stop()
+        players.stop()
     }
 
     @Test("a recording whose older entries went starts from the children as the collection held them")
@@ -64,6 +65,7 @@ struct FlightRecorderTests {
         for key in players.view.cache.keys { held[key.string] = players.view.serverValue(key).value }
         #expect(value == .object(held))
         recorder.stop()
+        players.stop()
     }
 
     @Test("a state's children are written in the order of their keys' Unicode scalars")
@@ -99,5 +101,6 @@ struct FlightRecorderTests {
             #expect(headers.count == 2, "the window of two pages, a part of its own")
         }
         recorder.stop()
+        players.stop()
     }
 }
