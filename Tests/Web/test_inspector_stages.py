@@ -57,7 +57,9 @@ def step_through(test, driver, wait, stages, where):
     for i, counts in enumerate(stages):
         label = "%s stage %d of %s" % (where, i + 1, stages)
         wait.until(lambda d: nxt.is_enabled(), label)
+        # Held: the sections as they were before the stage.
         test.assertEqual(driver.execute_script("return window.liveInspector.shownCounts()"), previous, label)
+        test.assertEqual(headers(driver), previous, label)
         test.assertIn("stage %d of %d" % (i + 1, len(stages)), driver.find_element(By.ID, "stage").text, label)
         nxt.click()
         wait.until(lambda d: d.execute_script("return window.liveInspector.shownCounts()") == counts, label)
@@ -122,21 +124,11 @@ class StageTests(unittest.TestCase):
             self.assertEqual(len(batches), 2, where)
             stages = batches[1]
             self.assertGreaterEqual(len(stages), 2, "%s: a change of several stages" % where)
-            previous = batches[0][-1]
             driver.find_element(By.ID, "stepping").click()
             driver.find_element(By.ID, "replay-2").click()
-            nxt = driver.find_element(By.ID, "next")
-            for i, counts in enumerate(stages):
-                label = "%s stage %d of %s" % (where, i + 1, stages)
-                wait.until(lambda d: nxt.is_enabled(), label)
-                # Held: the sections as they were before the stage.
-                self.assertEqual(driver.execute_script("return window.liveInspector.shownCounts()"), previous, label)
-                self.assertEqual(headers(driver), previous, label)
-                previous = counts
-                self.assertIn("stage %d of %d" % (i + 1, len(stages)), driver.find_element(By.ID, "stage").text, label)
-                nxt.click()
-                wait.until(lambda d: d.execute_script("return window.liveInspector.shownCounts()") == counts, label)
-                wait.until(lambda d: headers(d) == counts, label)
+            # From the sections as they were before the change.
+            wait.until(lambda d: d.execute_script("return window.liveInspector.shownCounts()") == batches[0][-1], where)
+            step_through(self, driver, wait, stages, where)
             driver.find_element(By.ID, "stepping").click()
             self.assertEqual(settle(driver, wait, where), expected, where)
             check_drawn(self, driver, expected, where, repl.url)
