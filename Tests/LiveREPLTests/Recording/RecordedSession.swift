@@ -34,10 +34,13 @@ final class RecordedSession {
     private var written: [DatabaseWrite] = []
     /// Whether each write is answered in the step that makes it.
     private let promptOutcomes: Bool
+    /// Named by an error a step throws.
+    private let seed: TestSeed
 
     init(seed: TestSeed, sections: Bool, limit: Int = 1 << 20, keepsValues: Bool = false,
          order: String = "score", promptOutcomes: Bool = false) throws {
         self.promptOutcomes = promptOutcomes
+        self.seed = seed
         random = seed.generator
         var arguments = ["--order-by", order]
         if sections { arguments += ["--section-by", "team"] }
@@ -69,7 +72,9 @@ final class RecordedSession {
                 miscounted.append("change \(change.number): recorded \(change.after), shown \(shown)")
             }
         }
-        for _ in 0..<steps { try await step() }
+        for n in 0..<steps {
+            do { try await step() } catch { throw REPLTestError("\(seed): step \(n + 1): \(error)") }
+        }
         // Every write answered, so that nothing waits.
         while !firebase.pendingWrites.isEmpty { await answerOldest() }
         recorder.close()
@@ -117,7 +122,11 @@ final class RecordedSession {
             while !firebase.pendingWrites.isEmpty { await answerOldest() }
             var arguments = ["--order-by", ["score", "team", "$key", "$value"][Int.random(in: 0..<4, using: &random)]]
             if bool() { arguments += ["--section-by", "team"] }
-            if Int.random(in: 0..<3, using: &random) == 0 { arguments += [bool() ? "--limit-first" : "--limit-last", "4"] }
+            if Int.random(in: 0..<3, using: &random) == 0 {
+                // Pages from the end take no limitToFirst (refused, as it should be).
+                let fromEnd = if case .pagedFromEnd = session.mode { true } else { false }
+                arguments += [bool() && !fromEnd ? "--limit-first" : "--limit-last", "4"]
+            }
             // The new collection loads what the server holds now.
             session.offlineValue = server
             switch Int.random(in: 0..<7, using: &random) {
@@ -132,12 +141,21 @@ final class RecordedSession {
                 queryChanges += 1
             case 3:
                 // The next page in a paged mode; otherwise the first page.
-                if case .paged = session.mode { _ = try await session.run(.load(.next)) } else { _ = try await session.run(.load(.page(4))) }
-                queryChanges += 1
+                // (With every page in, the next is nothing: no new part.)
+                if case .paged = session.mode {
+                    let more = firebase.hasMorePages
+                    _ = try await session.run(.load(.next))
+                    if more { queryChanges += 1 }
+                } else {
+                    _ = try await session.run(.load(.page(4)))
+                    queryChanges += 1
+                }
             case 4:
                 // Pages from the end: the last page, then the one before it.
                 if case .pagedFromEnd = session.mode {
+                    let more = firebase.hasMorePages
                     _ = try await session.run(.load(.older))
+                    if !more { break }
                 } else {
                     // Refused, as it should be, under a limitToFirst query: it has no pages from the end.
                     let refused: Bool
