@@ -71,45 +71,20 @@ extension FirebaseCollection {
         record(into: recorder, sections: SectionedCollection<Model, Never>?.none)
     }
 
-    /// Keeps `message` in the recording, if there is one: its values
-    /// written from their received text, redacted as they are copied.
+    /// Keeps `message` in the recording, if there is one: a put's or a
+    /// patch's payload as received (shared; written out, and redacted,
+    /// only when the recording is).
     /// - Returns: For a put or a patch, the recorder and the entry's
     ///   number, to give ``FlightRecorder/resolve(_:)`` once it is applied.
-    /// - Complexity: O(size of its text).
+    /// - Complexity: O(depth of its path).
     func recordMessage(_ message: StreamMessage, isWholeData: Bool, fromCache: Bool) -> (FlightRecorder, Int)? {
         guard let recorder = flightRecorder else { return nil }
-        let redaction = recorder.redaction
         switch message {
         case .connected: recorder.note(.message(.connected))
         case .receiving: break
-        case .put(let payload):
-            let fold = FlightFold(path: payload.path, patching: nil, isWhole: isWholeData, source: recorder.source)
-            return (recorder, recorder.note(data: fold, "put") { line in
-                line.name("path")
-                line.path(payload.path)
-                line.name("data")
-                line.data(payload.data, at: payload.path, redaction)
-                line.name("whole")
-                line.bool(isWholeData)
-                line.name("cached")
-                line.bool(fromCache)
-            })
-        case .patch(let payload):
-            // From its updates: a member set to null (a deletion) is not in its data.
-            let fold = FlightFold(path: payload.path, patching: payload.updates.map(\.path), isWhole: isWholeData,
-                                  source: recorder.source)
-            return (recorder, recorder.note(data: fold, "patch") { line in
-                line.name("path")
-                line.path(payload.path)
-                line.name("data")
-                line.list(payload.updates, open: "{", close: "}") { line, update in
-                    line.string(update.path.relativeText)
-                    line.append(":")
-                    line.data(update.value, at: try? payload.path.appending(update.path), redaction)
-                }
-                line.name("whole")
-                line.bool(isWholeData)
-            })
+        case .put(let payload), .patch(let payload):
+            let fold = FlightFold(payload, isWhole: isWholeData, isCached: fromCache, source: recorder.source)
+            return (recorder, recorder.note(data: fold))
         case .disconnected(let error, _): recorder.note(.message(.disconnected(reason: error.recordedDescription)))
         case .renewingCredential: recorder.note(.message(.renewingCredential))
         case .ended(let error): recorder.note(.message(.ended(error.map(FlightFailure.init))))

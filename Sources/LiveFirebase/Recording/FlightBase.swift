@@ -26,11 +26,19 @@ struct FlightBase {
         switch data.after {
         case nil: break
         case .all(let children)?: self.children = children
+        case .one(let key, let child)?: children[key] = child.exists ? child : nil
         case .some(let children)?:
             for (key, child) in children { self.children[key] = child.exists ? child : nil }
         }
         isWhole = data.isWhole
         if data.completes { isComplete = true }
+    }
+
+    /// About the bytes of its line: its children's texts as the collection
+    /// holds them (redaction may make them longer or shorter).
+    /// - Complexity: O(n).
+    var estimatedSize: Int {
+        children.reduce(256 + 64 * pending.count + 6 * counts.count) { $0 + $1.key.utf8Count + $1.value.textCount + 4 }
     }
 
     /// `keys` in the order of their UTF-8 bytes (that of their Unicode
@@ -77,54 +85,4 @@ struct FlightBase {
         line.bool(isWhole)
         return line.finished()
     }
-}
-
-/// What a dropped put or patch changes in the state a recording starts
-/// from: the children it wrote to, as the collection held them once it
-/// was applied.
-struct FlightFold {
-    enum Children {
-        /// A put at the location: every child.
-        case all([Key: Snapshot])
-        /// The children written to (absent for one that went).
-        case some([(Key, Snapshot)])
-    }
-
-    /// Which children the message wrote to: nil for all of them.
-    let written: [Key]?
-    let isWhole: Bool
-    /// Whether it is a put at the location (its whole value came).
-    let completes: Bool
-    /// The children after it; nil until the collection has applied it.
-    var after: Children?
-    /// Reads them from the collection that was given it.
-    let source: FlightSource
-
-    /// The fold of a put (`patching` nil) or a patch at `path` writing
-    /// below `members`, given to the collection `source` reads.
-    init(path: DatabasePath, patching members: [DatabasePath]?, isWhole: Bool, source: FlightSource) {
-        self.isWhole = isWhole
-        self.source = source
-        if let first = path.keys.first {
-            written = [first]
-            completes = false
-        } else if let members {
-            var keys: [Key] = []
-            for member in members { if let key = member.keys.first, !keys.contains(key) { keys.append(key) } }
-            written = keys
-            completes = false
-        } else {
-            written = nil
-            completes = true
-        }
-    }
-}
-
-/// How a recorder reads the children of the collection it records.
-struct FlightSource {
-    /// The server's value of one child, as the collection holds it (absent
-    /// when it holds none).
-    let child: (Key) -> Snapshot
-    /// The server's value of every child the collection holds.
-    let children: () -> [Key: Snapshot]
 }

@@ -141,4 +141,19 @@ extension FlightChange {
         line.name("events")
         line.events(events)
     }
+
+    /// About the bytes of its line with `counts` (see ``write(into:_:)``):
+    /// a recording's bound is kept exactly when it is written.
+    /// - Complexity: O(stages and events).
+    func estimatedSize(_ counts: FlightCounts.Changed) -> Int {
+        var size = 64
+        switch counts {
+        case .rows(let rows): size += 10 * rows.count
+        case .all(let before, let after): size += 6 * (before.count + after.count)
+        }
+        if let list { size += 6 * list.count }
+        for stage in stages { size += 8 + 12 * stage.operationCount }
+        for event in events { size += 24 + event.key.utf8Count + (event.previousKey?.utf8Count ?? 0) }
+        return size
+    }
 }

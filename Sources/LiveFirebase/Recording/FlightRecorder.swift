@@ -13,9 +13,12 @@ import LiveSections
 /// The recording is a ring bounded in bytes: when a new entry would pass
 /// ``limit``, the oldest go, folded into the state the recording starts
 /// from (the server's value where the kept entries start, and the writes
-/// then waiting), so what is kept always replays. That state is kept beside
-/// the ring as the collection's own snapshots of its children (shared, not
-/// copied), redacted only when the recording is written.
+/// then waiting), so what is kept always replays. Entries are kept as the
+/// collection gave them (a message's payload, a change's stages, shared
+/// rather than copied), and the state as the collection's own snapshots of
+/// its children: both are written as lines, and redacted, only when the
+/// recording is. Until then an entry's bytes are an estimate of its line's;
+/// writing the recording sets them exactly and keeps the bound exactly.
 ///
 /// By default values are redacted: a recording keeps keys, the members the
 /// query orders by and the sections are read from, and replaces other
@@ -28,7 +31,8 @@ import LiveSections
 public final class FlightRecorder {
     /// The most bytes the kept entries take (their JSON lines with
     /// newlines); one entry larger than it is kept alone. The state the
-    /// entries start from is kept beside them.
+    /// entries start from is kept beside them. Between two writes of the
+    /// recording the bytes of the entries kept since are estimated.
     public let limit: Int
     /// Whether values are kept as they are instead of as their shape.
     public let keepsValues: Bool
@@ -47,7 +51,8 @@ public final class FlightRecorder {
     private var base: FlightBase?
     /// The kept entries, and what dropping each changes in `base`.
     private var ring = FlightRing()
-    /// The bytes of the kept entries (their lines, with newlines).
+    /// The bytes of the kept entries (their lines, with newlines): exact
+    /// once the recording is written, estimated for entries kept since.
     public var byteCount: Int { ring.byteCount }
     /// Entries dropped to stay within ``limit`` since the recording started.
     public private(set) var droppedCount = 0
@@ -83,17 +88,38 @@ public final class FlightRecorder {
     }
 
     /// The recording as JSON lines, one entry per line (see ``FlightRecording``).
-    /// - Complexity: O(size of the recording).
-    public func jsonLines() -> String { jsonLines(includingOpen: false) }
+    ///
+    /// The kept entries are written, their bytes counted exactly, and the
+    /// oldest past ``limit`` let go (folded into the state) before the
+    /// state is written: the entries written never take more than ``limit``.
+    /// - Complexity: O(size of the recording), on the calling thread.
+    public func jsonLines() -> String { String(decoding: lines(includingOpen: false), as: UTF8.self) }
 
-    /// The recording, with the change being told so far when `includingOpen`.
-    func jsonLines(includingOpen: Bool) -> String {
-        guard let base else { return "" }
+    /// The recording's bytes, with the change being told so far when `includingOpen`.
+    func lines(includingOpen: Bool) -> [UInt8] {
+        guard base != nil else { return [] }
+        // The entries first: where each starts, and its exact bytes.
+        var lines: [UInt8] = []
+        var starts: [Int] = []
+        starts.reserveCapacity(ring.count)
+        var redaction = base!.redaction
+        let head = ring.head
+        for number in ring.numbers {
+            let start = lines.count
+            starts.append(start)
+            let kept = ring[number]
+            kept.write(into: &lines, redaction)
+            if case .part(let part) = kept { redaction = part.redaction }
+            ring.setSize(lines.count - start, of: number)
+        }
+        trim()
+        guard let base else { return [] }
         var bytes = Array(FlightEntry.header(base.header).jsonLine.utf8)
         bytes.append(UInt8(ascii: "\n"))
         bytes += base.line()
         bytes.append(UInt8(ascii: "\n"))
-        bytes += ring.lines
+        let kept = ring.head - head
+        if kept < starts.count { bytes += lines[starts[kept]...] }
         if includingOpen, var change = open {
             change.number = changeCount + 1
             change.before = lastCounts
@@ -101,26 +127,31 @@ public final class FlightRecorder {
             bytes += change.line(rows: nil)
             bytes.append(UInt8(ascii: "\n"))
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 
-    /// Writes the recording to `url`, replacing it whole (never a torn file).
-    /// - Throws: ``FlightRecordingError`` (line 0) when the file cannot be written.
+    /// Writes the recording to `url`, replacing it whole: written beside
+    /// it, synced, then renamed over it, so that a full disk or a crash
+    /// leaves the file before or the one after, never a torn one. A new
+    /// file is readable by its owner alone (`0600`); a file replaced keeps
+    /// its permissions.
+    /// - Throws: ``FlightRecordingError`` (line 0) naming the file and why
+    ///   it cannot be written; the file is then as it was.
     /// - Complexity: O(size of the recording), on the calling thread.
     public func write(to url: URL) throws(FlightRecordingError) {
-        try Self.write(jsonLines(), to: url)
+        try Self.write(lines(includingOpen: false), to: url)
     }
 
-    private static func write(_ text: String, to url: URL) throws(FlightRecordingError) {
-        do { try Data(text.utf8).write(to: url, options: .atomic) } catch {
-            throw FlightRecordingError(line: 0, "cannot write \(url.path): \(error.localizedDescription)")
+    private static func write(_ bytes: [UInt8], to url: URL) throws(FlightRecordingError) {
+        do { try DurableFile.replace(url.path, bytes: bytes) } catch {
+            throw FlightRecordingError(line: 0, error.description)
         }
     }
 
     /// Writes to ``exportOnRejection``, noting a failure in ``exportError``.
     func export(to url: URL, includingOpen: Bool) {
         do {
-            try Self.write(jsonLines(includingOpen: includingOpen), to: url)
+            try Self.write(lines(includingOpen: includingOpen), to: url)
             exportError = nil
         } catch {
             exportError = error
@@ -166,10 +197,7 @@ public final class FlightRecorder {
             base = part
         } else {
             // Its header and state, kept as one entry of two lines.
-            var lines = Array(FlightEntry.header(header).jsonLine.utf8)
-            lines.append(UInt8(ascii: "\n"))
-            lines += part.line()
-            ring.append(.part(part), lines)
+            ring.append(.part(part), size: part.estimatedSize)
             trim()
         }
     }
@@ -177,9 +205,12 @@ public final class FlightRecorder {
     /// Keeps `entry`, dropping the oldest entries past ``limit``.
     func append(_ entry: FlightEntry) {
         switch entry {
-        case .change(let change): ring.append(.change(.all(before: change.before, after: change.after)), change.line(rows: nil))
-        case .rejected: ring.append(.rejected, entry.jsonLine.utf8)
-        default: ring.append(.input(entry), entry.jsonLine.utf8)
+        case .change(let change):
+            let counts = FlightCounts.Changed.all(before: change.before, after: change.after)
+            ring.append(.change(change, counts), size: change.estimatedSize(counts))
+        case .rejected(let change, let reason):
+            ring.append(.rejected(change: change, reason: reason), size: entry.jsonLine.utf8.count + 1)
+        default: ring.append(.input(entry), size: entry.jsonLine.utf8.count + 1)
         }
         trim()
     }
@@ -199,15 +230,9 @@ public final class FlightRecorder {
         guard let index = unresolved.firstIndex(of: number) else { return }
         unresolved.remove(at: index)
         guard number >= ring.head, case .data(var fold) = ring[number] else { return }
-        fold.after = read(fold)
+        fold.after = fold.read()
         ring[number] = .data(fold)
         trim()
-    }
-
-    /// The children `fold` wrote to, as its collection holds them now.
-    private func read(_ fold: FlightFold) -> FlightFold.Children {
-        guard let keys = fold.written else { return .all(fold.source.children()) }
-        return .some(keys.map { ($0, fold.source.child($0)) })
     }
 
     /// Folds a dropped entry into the state the recording starts from.
@@ -216,13 +241,13 @@ public final class FlightRecorder {
         guard base != nil else { return }
         // Changed in place: the state is not copied for each entry dropped.
         switch kept {
-        case .change(.rows(let rows)):
+        case .change(_, .rows(let rows)):
             for (section, count) in rows where section < base!.counts.count { base!.counts[section] = count }
-        case .change(.all(_, let after)): base!.counts = after
+        case .change(_, .all(_, let after)): base!.counts = after
         case .rejected: break
         case .data(var fold):
             // Not read yet only when the collection never applied it (it stopped).
-            if fold.after == nil { fold.after = read(fold) }
+            if fold.after == nil { fold.after = fold.read() }
             base!.fold(fold)
         case .part(let part): base = part
         case .input(.write(let write)): base!.pending.append(write)
@@ -239,15 +264,14 @@ public final class FlightRecorder {
         append(input)
     }
 
-    /// Keeps a put or a patch the collection was given, its line (of
-    /// `kind`) written by `write`; what it wrote is read from the
-    /// collection once it has applied it (``resolve(_:)``, with the
-    /// number returned). Until then it is not let go.
-    func note(data fold: FlightFold, _ kind: StaticString, _ write: (inout FlightLine) -> Void) -> Int {
+    /// Keeps a put or a patch the collection was given; what it wrote is
+    /// read from the collection once it has applied it (``resolve(_:)``,
+    /// with the number returned). Until then it is not let go.
+    func note(data fold: FlightFold) -> Int {
         close()
         let number = ring.nextNumber
         unresolved.append(number)
-        ring.write(.data(fold), kind, write)
+        ring.append(.data(fold), size: fold.estimatedSize)
         trim()
         return number
     }
@@ -296,7 +320,7 @@ public final class FlightRecorder {
             changed = .all(before: change.before, after: after)
         }
         lastCounts = after
-        ring.write(.change(changed), "change") { change.write(into: &$0, changed) }
+        ring.append(.change(change, changed), size: change.estimatedSize(changed))
         trim()
         if compared {
             change.after = lastCounts

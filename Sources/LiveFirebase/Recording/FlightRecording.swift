@@ -63,11 +63,13 @@ public struct FlightRecording: Sendable, Equatable {
     /// - Throws: ``FlightRecordingError`` (line 0) when the file cannot be
     ///   read, or as ``init(jsonLines:)``.
     public init(contentsOf url: URL) throws(FlightRecordingError) {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw FlightRecordingError(line: 0, "cannot read \(url.path): \(error.localizedDescription)")
+        let read: [UInt8]?
+        do { read = try DurableFile.read(url.path) } catch {
+            // "Cannot read PATH: the system's reason".
+            throw FlightRecordingError(line: 0, error.description.prefix(1).lowercased() + error.description.dropFirst())
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let bytes = read else { throw FlightRecordingError(line: 0, "cannot read \(url.path): there is no such file") }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw FlightRecordingError(line: 0, "\(url.path) is not UTF-8 text")
         }
         try self.init(jsonLines: text)

@@ -68,6 +68,33 @@ struct FlightRecorderTests {
         players.stop()
     }
 
+    @Test("entries whose lines outgrow their estimate are let go when written: the lines written stay within the limit")
+    func estimatedBound() async throws {
+        let players = try collection()
+        let recorder = FlightRecorder(limit: 4096)
+        players.record(into: recorder)
+        try await players.receive(.put, at: .root, json: scored((0..<20).map { ("k\($0)", $0) }))
+        // Redacted, each small number becomes a tag many times its length.
+        let numbers = Array(repeating: "1", count: 12).joined(separator: ",")
+        for i in 0..<60 {
+            try await players.receive(.put, at: try DatabasePath("/k\(i % 20)"), json: #"{"score": \#(100 + i), "m": [\#(numbers)]}"#)
+        }
+        let estimated = recorder.droppedCount
+        let lines = recorder.jsonLines().split(separator: "\n")
+        let kept = lines.dropFirst(2).reduce(0) { $0 + $1.utf8.count + 1 }
+        #expect(recorder.droppedCount > estimated, "the estimate was short: more went when written")
+        #expect(kept <= 4096)
+        #expect(recorder.byteCount == kept, "counted exactly once written")
+        let recording = try FlightRecording(jsonLines: lines.joined(separator: "\n"))
+        guard case .state(let state) = recording.entries[1], case .object(let children) = state.value else {
+            Issue.record("no state")
+            return
+        }
+        #expect(Set(children.keys) == Set(players.view.cache.keys.map(\.string)))
+        recorder.stop()
+        players.stop()
+    }
+
     @Test("a state's children are written in the order of their keys' Unicode scalars")
     func stateOrder() throws {
         let names = ["b", "a", "ab", "abcdefgh", "abcdefghi", "abcdefgg", "café", "cafe", "caf\u{E9}x", "-Mz8", "10", "9", "😀", "ｚ", "z"]
