@@ -67,6 +67,15 @@ def step_through(test, driver, wait, stages, where):
         previous = counts
 
 
+def leave_stepping(test, driver, wait, expected, where, url):
+    """Turns stepping off: the page catches up with the session, showing
+    `expected` (the REPL's rows), drawn whole, with no problem found."""
+    driver.find_element(By.ID, "stepping").click()
+    test.assertEqual(settle(driver, wait, where), expected, where)
+    check_drawn(test, driver, expected, where, url)
+    test.assertEqual(driver.execute_script("return window.liveInspector.problems"), [], where)
+
+
 class StageTests(unittest.TestCase):
     def test_a_recording_replays_into_the_page_change_by_change_stage_by_stage(self):
         rng = random.Random(SEED + 1)
@@ -96,11 +105,7 @@ class StageTests(unittest.TestCase):
             repl.type("replay all")
             after = replayed(repl)
             self.assertEqual((after["replay"], after["stages"]), (["replayed 2 changes, identical"], []), where)
-            driver.find_element(By.ID, "stepping").click()
-            expected = repl.show()
-            self.assertEqual(settle(driver, wait, where), expected, where)
-            check_drawn(self, driver, expected, where, repl.url)
-            self.assertEqual(driver.execute_script("return window.liveInspector.problems"), [], where)
+            leave_stepping(self, driver, wait, repl.show(), where, repl.url)
         finally:
             driver.quit()
             status = repl.close()
@@ -129,10 +134,7 @@ class StageTests(unittest.TestCase):
             # From the sections as they were before the change.
             wait.until(lambda d: d.execute_script("return window.liveInspector.shownCounts()") == batches[0][-1], where)
             step_through(self, driver, wait, stages, where)
-            driver.find_element(By.ID, "stepping").click()
-            self.assertEqual(settle(driver, wait, where), expected, where)
-            check_drawn(self, driver, expected, where, repl.url)
-            self.assertEqual(driver.execute_script("return window.liveInspector.problems"), [], where)
+            leave_stepping(self, driver, wait, expected, where, repl.url)
         finally:
             driver.quit()
             status = repl.close()

@@ -278,9 +278,11 @@ public final class FlightRecorder {
 
     /// Notes stages told to observers, in the change being gathered.
     func note(stages: [BatchStage]) {
-        guard stages.contains(where: { !$0.isEmpty }) else { return }
+        let empty = stages.count(where: \.isEmpty)
+        guard empty < stages.count else { return }
         openChange()
-        if open!.stages.isEmpty, !stages.contains(where: \.isEmpty) {
+        if empty == 0, open!.stages.isEmpty {
+            // Shared, not copied.
             open!.stages = stages
         } else {
             open!.stages += stages.filter { !$0.isEmpty }

@@ -140,40 +140,11 @@ final class RecordedSession {
                 _ = try await session.run(.load(.page(4)))
                 queryChanges += 1
             case 3:
-                // The next page in a paged mode; otherwise the first page.
-                // (With every page in, the next is nothing: no new part.)
-                if case .paged = session.mode {
-                    let more = firebase.hasMorePages
-                    _ = try await session.run(.load(.next))
-                    if more { queryChanges += 1 }
-                } else {
-                    _ = try await session.run(.load(.page(4)))
-                    queryChanges += 1
-                }
+                let paged = if case .paged = session.mode { true } else { false }
+                try await turnPage(.next, inMode: paged, otherwise: .page(4))
             case 4:
-                // Pages from the end: the last page, then the one before it.
-                if case .pagedFromEnd = session.mode {
-                    let more = firebase.hasMorePages
-                    _ = try await session.run(.load(.older))
-                    if !more { break }
-                } else {
-                    // Refused, as it should be, under a limitToFirst query: it has no pages from the end.
-                    let refused: Bool
-                    do {
-                        _ = try await session.run(.load(.last(4)))
-                        refused = false
-                    } catch {
-                        let message: String = error.description
-                        guard message.contains("pages from the end need a query without limitToFirst") else { throw error }
-                        refused = true
-                    }
-                    // (The recording starts a new part all the same.)
-                    if refused {
-                        queryChanges += 1
-                        break
-                    }
-                }
-                queryChanges += 1
+                let fromEnd = if case .pagedFromEnd = session.mode { true } else { false }
+                try await turnPage(.older, inMode: fromEnd, otherwise: .last(4))
             default:
                 _ = try await session.run(.query(try QueryOptions.parse(arguments)))
                 queryChanges += 1
@@ -188,6 +159,27 @@ final class RecordedSession {
             }
             try await send(.put(path: .root, data: value, isWhole: false, isCached: false))
         }
+    }
+
+    /// The page after those loaded (`turn`) when the session is in that
+    /// mode, otherwise its first page (`start`): a new part of the
+    /// recording, unless every page was in already (then the next is nothing).
+    private func turnPage(_ turn: Command.LoadRequest, inMode: Bool, otherwise start: Command.LoadRequest) async throws {
+        if inMode {
+            let more = firebase.hasMorePages
+            _ = try await session.run(.load(turn))
+            if more { queryChanges += 1 }
+            return
+        }
+        do {
+            _ = try await session.run(.load(start))
+        } catch {
+            // Pages from the end are refused, as they should be, under a
+            // limitToFirst query (the recording starts a new part all the same).
+            let message: String = error.description
+            guard message.contains("pages from the end need a query without limitToFirst") else { throw error }
+        }
+        queryChanges += 1
     }
 
     /// Answers the oldest write waiting: refused, or taken, its echo sent
