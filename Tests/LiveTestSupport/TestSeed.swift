@@ -41,11 +41,18 @@ package struct TestSeed: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The seeds of a test that runs several: only `LIVE_TEST_SEED` when
-    /// set, else `defaults` (plus a fresh random one when `fresh`).
+    /// set, else `defaults` (plus a fresh random one when `fresh`). The
+    /// fresh one is printed, so that the log of a run that ends in a trap
+    /// still says how to replay it (the defaults are in the test).
     package static func all(_ test: String, defaults: [UInt64], fresh: Bool = false) -> [TestSeed] {
         if let value = fromEnvironment { return [TestSeed(value, test: test)] }
-        let values = defaults + (fresh ? [UInt64.random(in: 0...UInt64.max)] : [])
-        return values.map { TestSeed($0, test: test) }
+        var seeds = defaults.map { TestSeed($0, test: test) }
+        if fresh {
+            let seed = TestSeed(UInt64.random(in: 0...UInt64.max), test: test)
+            print("\(test), fresh: \(seed)")
+            seeds.append(seed)
+        }
+        return seeds
     }
 
     /// A generator seeded with this seed.

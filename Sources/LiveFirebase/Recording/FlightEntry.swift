@@ -202,6 +202,19 @@ public struct FlightEvent: Sendable, Equatable, CustomStringConvertible {
     /// The key before it in the query's order, after the change.
     public var previousKey: Key?
 
+    /// The event as kept of `event` (its snapshot left out).
+    package init(_ event: ChildEvent) {
+        kind = event.kind
+        key = event.key
+        previousKey = event.previousKey
+    }
+
+    init(kind: ChildEvent.Kind, key: Key, previousKey: Key?) {
+        self.kind = kind
+        self.key = key
+        self.previousKey = previousKey
+    }
+
     /// The event as `child_added k (after p)`.
     public var description: String {
         "\(kind.rawValue) \(key.string)" + (previousKey.map { " (after \($0.string))" } ?? "")

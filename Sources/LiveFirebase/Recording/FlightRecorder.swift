@@ -292,7 +292,7 @@ public final class FlightRecorder {
     /// Notes a child event, in the change being gathered.
     func note(event: ChildEvent) {
         openChange()
-        open!.events.append(FlightEvent(kind: event.kind, key: event.key, previousKey: event.previousKey))
+        open!.events.append(FlightEvent(event))
     }
 
     /// Notes the counts a list's data source reported after a stage of

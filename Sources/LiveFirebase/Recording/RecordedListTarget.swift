@@ -16,23 +16,23 @@ import LiveSections
 public final class RecordedListTarget: ListUpdateTarget {
     /// The list view the batches go to.
     public let target: ListUpdateTarget
-    private let counts: () -> [Int]
+    private var list: ShownCounts
     private weak var recorder: FlightRecorder?
     /// The counts the list shows, as far as the batches it was given say.
-    public private(set) var shown: [Int] = []
+    public var shown: [Int] { list.counts }
 
     /// `target`, whose data source reports its row counts through `counts`,
     /// noted in `recorder`.
     public init(_ target: ListUpdateTarget, counts: @escaping () -> [Int], recorder: FlightRecorder) {
         self.target = target
-        self.counts = counts
+        list = ShownCounts(reported: counts)
         self.recorder = recorder
     }
 
     /// Reloads the list; its counts are the data source's from then on.
     public func reloadData() {
         target.reloadData()
-        shown = counts()
+        list.reload()
     }
 
     /// Gives `stage` to the list, checked and noted inside its batch.
@@ -41,14 +41,9 @@ public final class RecordedListTarget: ListUpdateTarget {
     public func performBatchUpdates(_ stage: BatchStage, updatingData: () -> Void) {
         target.performBatchUpdates(stage) {
             updatingData()
-            let now = counts()
-            recorder?.note(listCounts: now)
-            do throws(BatchUpdateError) {
-                shown = try BatchUpdateChecker.apply(stage, toCounts: shown, newCounts: now)
-            } catch {
-                shown = now
-                recorder?.noteRejected(error)
-            }
+            let (reported, refused) = list.check(stage)
+            recorder?.note(listCounts: reported)
+            if let refused { recorder?.noteRejected(refused) }
         }
     }
 }

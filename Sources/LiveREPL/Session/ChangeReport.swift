@@ -24,40 +24,38 @@ public struct ReportedStage: Sendable, Equatable {
     }
 }
 
-/// One Firebase child event, as the REPL reports it.
+/// One Firebase child event, as the REPL reports it: the event as a
+/// recording keeps it, and the change of the report it belongs to.
 public struct ReportedEvent: Sendable, Equatable {
-    /// `child_added`, `child_removed`, `child_moved` or `child_changed`.
-    public let type: String
-    /// The child's key.
-    public let key: Key
-    /// The key of the child before it in the query's order once its
-    /// change is made (`prevKey`); nil for the first child and for a
-    /// removal.
-    public let previousKey: Key?
+    /// The event: its kind, the child's key and the key before it.
+    public let event: FlightEvent
     /// Which of the report's changes the event belongs to, counted from 0:
     /// a report may hold several changes (messages the server sent close
     /// together), and ``previousKey`` is relative to the order after the
     /// event's own change.
     public let change: Int
 
+    /// `child_added`, `child_removed`, `child_moved` or `child_changed`.
+    public var type: String { event.kind.rawValue }
+    /// The child's key.
+    public var key: Key { event.key }
+    /// The key of the child before it in the query's order once its
+    /// change is made (`prevKey`); nil for the first child and for a
+    /// removal.
+    public var previousKey: Key? { event.previousKey }
+
     init(_ event: ChildEvent, change: Int) {
-        type = event.kind.rawValue
-        key = event.key
-        previousKey = event.previousKey
+        self.event = FlightEvent(event)
+        self.change = change
+    }
+
+    private init(event: FlightEvent, change: Int) {
+        self.event = event
         self.change = change
     }
 
     /// The same event, in a later change.
-    func inChange(_ change: Int) -> ReportedEvent {
-        ReportedEvent(type: type, key: key, previousKey: previousKey, change: change)
-    }
-
-    private init(type: String, key: Key, previousKey: Key?, change: Int) {
-        self.type = type
-        self.key = key
-        self.previousKey = previousKey
-        self.change = change
-    }
+    func inChange(_ change: Int) -> ReportedEvent { ReportedEvent(event: event, change: change) }
 }
 
 /// A write made through the REPL, and where it stands.

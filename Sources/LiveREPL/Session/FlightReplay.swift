@@ -176,13 +176,7 @@ public final class FlightReplay {
         await answers.refuseWaiting()
         // The options say what `query` prints; the collection takes the
         // recorded query itself (bounds with keys have no option).
-        var arguments: [String] = ["--order-by"]
-        switch header.query.order {
-        case .key: arguments.append("$key")
-        case .value: arguments.append("$value")
-        case .priority: arguments.append("$priority")
-        case .child(let path): arguments.append(path.description)
-        }
+        var arguments = ["--order-by", header.query.order.description]
         if case .first(let n)? = header.query.limit { arguments += ["--limit-first", String(n)] }
         if case .last(let n)? = header.query.limit { arguments += ["--limit-last", String(n)] }
         if let sectionBy = header.sectionBy { arguments += ["--section-by", sectionBy.description] }

@@ -6,10 +6,9 @@
 /// UITableView does — so changes can be verified on Linux and in tests.
 @MainActor
 public final class CheckingListTarget: ListUpdateTarget {
-    /// The row count of every section, as the data source reports it now.
-    private let counts: () -> [Int]
+    private var list: ShownCounts
     /// The counts the list shows.
-    public private(set) var shown: [Int]
+    public var shown: [Int] { list.counts }
     /// Every update UIKit would have rejected, with its error.
     public private(set) var rejected: [BatchUpdateError] = []
     /// How many times the list was reloaded (`reloads`) and how many batch
@@ -20,14 +19,13 @@ public final class CheckingListTarget: ListUpdateTarget {
     /// called on each reload and after each batch's data update. It shows
     /// nothing until the first ``reloadData()``.
     public init(counts: @escaping () -> [Int]) {
-        self.counts = counts
-        shown = []
+        list = ShownCounts(reported: counts)
     }
 
     /// Shows the counts the data source reports now.
     public func reloadData() {
         reloads += 1
-        shown = counts()
+        list.reload()
     }
 
     /// Calls `updatingData`, then checks `stage` against the counts shown
@@ -38,12 +36,6 @@ public final class CheckingListTarget: ListUpdateTarget {
     public func performBatchUpdates(_ stage: BatchStage, updatingData: () -> Void) {
         batches += 1
         updatingData()
-        let now = counts()
-        do {
-            shown = try BatchUpdateChecker.apply(stage, toCounts: shown, newCounts: now)
-        } catch {
-            rejected.append(error)
-            shown = now // UIKit would have crashed; carry on with what the data source says
-        }
+        if let error = list.check(stage).refused { rejected.append(error) }
     }
 }
