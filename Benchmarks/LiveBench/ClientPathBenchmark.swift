@@ -25,8 +25,9 @@ enum ClientPathBenchmark {
         /// With `recording`: single changes per second in the chunks
         /// recorded, and in those between them; the seconds `record(into:)`
         /// took (on the main actor), and those `jsonLines()` took after the
-        /// changes (the state of every child redacted, then the ring).
-        var recorded: (singles: Double, unrecorded: Double, attach: Double, export: Double)?
+        /// changes (the state of every child redacted, then the ring); then
+        /// those `save(to:)` took, and its longest main-actor stall.
+        var recorded: (singles: Double, unrecorded: Double, attach: Double, export: Double, save: Double, saveStall: Double)?
     }
 
     /// Single changes in each chunk of the recorded run.
@@ -94,7 +95,7 @@ enum ClientPathBenchmark {
             await collection.receive(.put(try StreamPayload.parse(json: text, kind: .put, order: .child("s"))))
         }
         let deepSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        var recorded: (singles: Double, unrecorded: Double, attach: Double, export: Double)?
+        var recorded: (singles: Double, unrecorded: Double, attach: Double, export: Double, save: Double, saveStall: Double)?
         if recording {
             // A second collection, recorded from the start, given the same
             // changes: chunks alternate between the two, so that both see
@@ -125,7 +126,16 @@ enum ClientPathBenchmark {
             var bytes = 0
             let exportSeconds = Timing.seconds { bytes = recorder.jsonLines().utf8.count }
             guard bytes > recorder.byteCount else { throw BenchError("the recording holds no state") }
-            recorded = (Double(singles.count) / seconds.on, Double(singles.count) / seconds.off, attachSeconds, exportSeconds)
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UInt64.random(in: 0...UInt64.max)).jsonl")
+            defer { try? FileManager.default.removeItem(at: file) }
+            let probe = StallProbe()
+            probe.start()
+            let saveStart = DispatchTime.now().uptimeNanoseconds
+            try await recorder.save(to: file)
+            let saveSeconds = Double(DispatchTime.now().uptimeNanoseconds - saveStart) / 1e9
+            let stall = probe.stop()
+            recorded = (Double(singles.count) / seconds.on, Double(singles.count) / seconds.off, attachSeconds, exportSeconds,
+                        saveSeconds, stall)
         }
         guard staged >= changes, sections.counts.reduce(0, +) == children else {
             throw BenchError("\(staged) staged changes for \(changes) single changes, \(sections.counts.reduce(0, +)) rows")

@@ -95,6 +95,8 @@ struct LiveBench: AsyncParsableCommand {
                   Timing.median(pairs.map(\.attach)) * 1e3, unit: "ms")
             r.add("  jsonLines() after the changes (every child redacted, then the ring)",
                   Timing.median(pairs.map(\.export)) * 1e3, unit: "ms")
+            r.add("  save(to:) then: the whole save", Timing.median(pairs.map(\.save)) * 1e3, unit: "ms")
+            r.add("  save(to:): the longest main-actor stall", Timing.median(pairs.map(\.saveStall)) * 1e3, unit: "ms")
         }
         r.print()
     }

@@ -141,7 +141,7 @@ struct REPLRunner {
                 }
                 hub?.busy = false
                 hub?.ran(line, JSONOutput.line(for: output))
-                session.saveRecording()
+                await session.saveRecording()
             } catch {
                 failed = true
                 live.flush()

@@ -9,7 +9,7 @@ import LiveModel
 /// copied): folding a dropped put or patch into the state sets the
 /// children it wrote to, and redacting and writing them waits for an
 /// export.
-struct FlightBase {
+struct FlightBase: Sendable {
     let header: FlightHeader
     /// How its values are written (nil: as they are).
     let redaction: FlightRedaction?

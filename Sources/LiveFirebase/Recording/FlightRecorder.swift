@@ -48,9 +48,9 @@ public final class FlightRecorder {
     package var onChange: ((FlightChange) -> Void)?
 
     /// The header and state the kept entries start from.
-    private var base: FlightBase?
+    var base: FlightBase?
     /// The kept entries, and what dropping each changes in `base`.
-    private var ring = FlightRing()
+    var ring = FlightRing()
     /// The bytes of the kept entries (their lines, with newlines): exact
     /// once the recording is written, estimated for entries kept since.
     public var byteCount: Int { ring.byteCount }
@@ -58,7 +58,7 @@ public final class FlightRecorder {
     public private(set) var droppedCount = 0
     var redaction: FlightRedaction?
     /// The change being gathered, and the number of the last one kept.
-    private var open: FlightChange?
+    var open: FlightChange?
     /// The number of changes recorded (kept or let go since).
     public private(set) var changeCount = 0
     /// The row counts after the last change (or when recording began).
@@ -79,73 +79,6 @@ public final class FlightRecorder {
     public init(limit: Int = 1 << 20, keepsValues: Bool = false) {
         self.limit = max(limit, 1024)
         self.keepsValues = keepsValues
-    }
-
-    /// The recording now: its header and state, then the kept entries.
-    /// - Complexity: O(size of the recording).
-    public var entries: [FlightEntry] {
-        (try? FlightRecording(jsonLines: jsonLines()).entries) ?? []
-    }
-
-    /// The recording as JSON lines, one entry per line (see ``FlightRecording``).
-    ///
-    /// The kept entries are written, their bytes counted exactly, and the
-    /// oldest past ``limit`` let go (folded into the state) before the
-    /// state is written: the entries written never take more than ``limit``.
-    /// - Complexity: O(size of the recording), on the calling thread.
-    public func jsonLines() -> String { String(decoding: lines(includingOpen: false), as: UTF8.self) }
-
-    /// The recording's bytes, with the change being told so far when `includingOpen`.
-    func lines(includingOpen: Bool) -> [UInt8] {
-        guard base != nil else { return [] }
-        // The entries first: where each starts, and its exact bytes.
-        var lines: [UInt8] = []
-        var starts: [Int] = []
-        starts.reserveCapacity(ring.count)
-        var redaction = base!.redaction
-        let head = ring.head
-        for number in ring.numbers {
-            let start = lines.count
-            starts.append(start)
-            let kept = ring[number]
-            kept.write(into: &lines, redaction)
-            if case .part(let part) = kept { redaction = part.redaction }
-            ring.setSize(lines.count - start, of: number)
-        }
-        trim()
-        guard let base else { return [] }
-        var bytes = Array(FlightEntry.header(base.header).jsonLine.utf8)
-        bytes.append(UInt8(ascii: "\n"))
-        bytes += base.line()
-        bytes.append(UInt8(ascii: "\n"))
-        let kept = ring.head - head
-        if kept < starts.count { bytes += lines[starts[kept]...] }
-        if includingOpen, var change = open {
-            change.number = changeCount + 1
-            change.before = lastCounts
-            change.after = counts.all()
-            bytes += change.line(rows: nil)
-            bytes.append(UInt8(ascii: "\n"))
-        }
-        return bytes
-    }
-
-    /// Writes the recording to `url`, replacing it whole: written beside
-    /// it, synced, then renamed over it, so that a full disk or a crash
-    /// leaves the file before or the one after, never a torn one. A new
-    /// file is readable by its owner alone (`0600`); a file replaced keeps
-    /// its permissions.
-    /// - Throws: ``FlightRecordingError`` (line 0) naming the file and why
-    ///   it cannot be written; the file is then as it was.
-    /// - Complexity: O(size of the recording), on the calling thread.
-    public func write(to url: URL) throws(FlightRecordingError) {
-        try Self.write(lines(includingOpen: false), to: url)
-    }
-
-    private static func write(_ bytes: [UInt8], to url: URL) throws(FlightRecordingError) {
-        do { try DurableFile.replace(url.path, bytes: bytes) } catch {
-            throw FlightRecordingError(line: 0, error.description)
-        }
     }
 
     /// Writes to ``exportOnRejection``, noting a failure in ``exportError``.
@@ -217,7 +150,7 @@ public final class FlightRecorder {
 
     /// Drops the oldest entries past ``limit``; a put or a patch the
     /// collection has not applied yet stays (with what follows) until it has.
-    private func trim() {
+    func trim() {
         guard ring.byteCount > limit else { return }
         while ring.byteCount > limit, ring.count > 1, ring.head != unresolved.first { fold(ring.dropOldest()) }
         // What the dropped input told goes with it: a replay starts at an input.

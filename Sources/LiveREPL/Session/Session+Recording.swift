@@ -85,10 +85,11 @@ extension Session {
     }
 
     /// Writes the recording, if the session keeps one (after each command,
-    /// and what came between commands with it). A file that cannot be
-    /// written is said at the end (``finishRecording()``).
-    public func saveRecording() {
+    /// and what came between commands with it), its state off the main
+    /// actor. A file that cannot be written is said at the end
+    /// (``finishRecording()``).
+    public func saveRecording() async {
         guard let (recorder, url) = flight, let url else { return }
-        try? recorder.write(to: url)
+        try? await recorder.save(to: url)
     }
 }

@@ -2,6 +2,7 @@
 // changes around it: sections let go, a recorder stopped or replaced while
 // a message or a page is on its way.
 @testable import LiveFirebase
+import Foundation
 import LiveCollection
 import LiveModel
 import LiveSections
@@ -91,6 +92,30 @@ struct FlightRecorderTests {
             return
         }
         #expect(Set(children.keys) == Set(players.view.cache.keys.map(\.string)))
+        recorder.stop()
+        players.stop()
+    }
+
+    @Test("save(to:) writes what write(to:) does, its state off the main actor; a file it cannot write is named")
+    func saved() async throws {
+        let players = try collection()
+        let recorder = FlightRecorder(limit: 2048)
+        players.record(into: recorder)
+        try await players.receive(.put, at: .root, json: scored((0..<20).map { ("k\($0)", $0) }))
+        for i in 0..<30 { try await players.receive(.put, at: try DatabasePath("/k\(i % 20)/score"), json: "\(100 + i)") }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("saved-\(UInt64.random(in: 0...UInt64.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let saved = directory.appendingPathComponent("saved.jsonl"), written = directory.appendingPathComponent("written.jsonl")
+        try await recorder.save(to: saved)
+        try recorder.write(to: written)
+        let text = try String(contentsOf: saved, encoding: .utf8)
+        #expect(text == (try String(contentsOf: written, encoding: .utf8)))
+        #expect(try FlightRecording(jsonLines: text).changes.count > 0)
+        let missing = directory.appendingPathComponent("no/such/dir/file.jsonl")
+        await #expect { try await recorder.save(to: missing) } throws: { error in
+            (error as? FlightRecordingError)?.description.contains(missing.path) == true
+        }
         recorder.stop()
         players.stop()
     }
