@@ -5,7 +5,8 @@ are offline, their data injected with `put` (no server is needed).
 
 - As nobody, in nobody's directory: `--record FILE` makes a file readable
   by its owner alone (0600), and a second live-repl, also nobody, replays
-  it: every change told the same, the same rows shown.
+  it: every change told the same, the same rows shown; the same again
+  read from a pipe (`--replay <(cat FILE)`).
 - A directory nobody cannot write to: `--record` there fails at once
   (status 1), saying `Permission denied` and naming the file; nothing is
   left there.
@@ -25,6 +26,7 @@ import json
 import os
 import resource
 import subprocess
+import tempfile
 import unittest
 
 from test_boundary_outside import AS_ROOT, NOBODY, UserDirTestCase, as_user, give_away
@@ -82,6 +84,13 @@ class RecordingBoundaryTests(UserDirTestCase):
         verdict, rows = self.replay(path)
         self.assertEqual(verdict, "replayed 12 changes, identical")
         self.assertEqual(rows, shown(lines))
+        # Read from a pipe, as `--replay <(zcat session.jsonl.gz)` gives it.
+        piped = subprocess.run(as_user(["bash", "-c", 'exec "$0" --json --replay <(cat "$1")', os.environ["LIVE_REPL"], path]),
+                               input="show\n", capture_output=True, text=True, encoding="utf-8", timeout=WAIT, cwd=self.dir)
+        self.assertEqual(piped.returncode, 0, piped.stderr)
+        piped_lines = [json.loads(line) for line in piped.stdout.splitlines() if line.strip().startswith("{")]
+        self.assertEqual(piped_lines[0]["text"][0], "replayed 12 changes, identical")
+        self.assertEqual(shown(piped_lines), shown(lines))
 
     def test_a_directory_it_cannot_write_is_refused_at_once(self):
         closed = os.path.join(self.dir, "closed")
@@ -134,11 +143,13 @@ class RecordingBoundaryTests(UserDirTestCase):
     def test_two_processes_recording_into_one_file(self):
         path = os.path.join(self.dir, "session.jsonl")
         commands = [session(40), session(25, start=100)]
+        # Standard error to files: a pipe nobody reads could fill and stall a process.
+        errors = [tempfile.TemporaryFile() for _ in commands]
         processes = [subprocess.Popen(as_user([os.environ["LIVE_REPL"], "--json", "--offline", "--order-by", "s",
                                                "--record", path]),
-                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                      stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=error,
                                       text=True, encoding="utf-8", cwd=self.dir, env=dict(os.environ, HOME=self.home))
-                     for _ in commands]
+                     for error in errors]
         # Each command is written to both before either is told to quit:
         # their writes of the file interleave.
         streams = [c.splitlines(keepends=True) for c in commands]
@@ -149,10 +160,11 @@ class RecordingBoundaryTests(UserDirTestCase):
                     process.stdin.flush()
         for process in processes:
             process.stdin.close()
-        for process in processes:
-            self.assertEqual(process.wait(timeout=WAIT), 0, process.stderr.read())
-            process.stdout.close()
-            process.stderr.close()
+        for process, error in zip(processes, errors):
+            status = process.wait(timeout=WAIT)
+            error.seek(0)
+            self.assertEqual(status, 0, error.read())
+            error.close()
         changes = [e for e in self.entries(path) if e["k"] == "change"]
         self.assertIn(len(changes), (40, 25), "one recording, whole")
         keys = {e["path"] for e in self.entries(path) if e["k"] == "put"}

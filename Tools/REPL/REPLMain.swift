@@ -109,6 +109,9 @@ struct LiveREPLMain: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // A recording written past the file size limit (`ulimit -f`) fails
+        // with EFBIG, said at the end, instead of killing the session.
+        signal(SIGXFSZ, SIG_IGN)
         let level = logLevel
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

@@ -44,6 +44,11 @@ public final class FlightRecorder {
     public private(set) var exportError: FlightRecordingError?
     /// Whether a refused stage waits for its change to be written out.
     var exportPending = false
+    /// The recordings written on the calling thread so far (a save made
+    /// meanwhile is older than they are).
+    var writes = 0
+    /// Awaited by a save off the main actor before it writes (tests hold a save there).
+    package var savePause: (@Sendable () async -> Void)?
     /// Called with each change recorded (a replay compares them).
     package var onChange: ((FlightChange) -> Void)?
 
@@ -84,6 +89,7 @@ public final class FlightRecorder {
     /// Writes to ``exportOnRejection``, noting a failure in ``exportError``.
     func export(to url: URL, includingOpen: Bool) {
         do {
+            writes += 1
             try Self.write(lines(includingOpen: includingOpen), to: url)
             exportError = nil
         } catch {

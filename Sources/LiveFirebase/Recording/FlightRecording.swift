@@ -59,17 +59,18 @@ public struct FlightRecording: Sendable, Equatable {
         self.lines = lines
     }
 
-    /// Reads the recording in `url`.
+    /// Reads the recording in `url`: a file, or a pipe read to its end
+    /// (`live-repl --replay <(zcat session.jsonl.gz)`).
     /// - Throws: ``FlightRecordingError`` (line 0) when the file cannot be
     ///   read, or as ``init(jsonLines:)``.
     public init(contentsOf url: URL) throws(FlightRecordingError) {
         let read: [UInt8]?
-        do { read = try DurableFile.read(url.path) } catch {
+        do { read = try DurableFile.read(url.path, pipes: true) } catch {
             // "Cannot read PATH: the system's reason".
             throw FlightRecordingError(line: 0, error.description.prefix(1).lowercased() + error.description.dropFirst())
         }
         guard let bytes = read else { throw FlightRecordingError(line: 0, "cannot read \(url.path): there is no such file") }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        guard let text = String(bytes: bytes, encoding: .utf8) else {
             throw FlightRecordingError(line: 0, "\(url.path) is not UTF-8 text")
         }
         try self.init(jsonLines: text)

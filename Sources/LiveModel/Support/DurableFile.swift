@@ -25,9 +25,12 @@ package enum DurableFile {
     ///   - padding: Zero bytes to add after the text.
     ///   - followingLinks: Whether `path` may be a symbolic link; when
     ///     false, a link is refused (`O_NOFOLLOW`).
+    ///   - pipes: Whether `path` may be a pipe (read to its end);
+    ///     otherwise anything but a regular file is refused.
     /// - Throws: ``Failure`` naming the file and the system's reason.
     /// - Complexity: O(size of the file); read into storage of its size.
-    package static func read(_ path: String, padding: Int = 0, followingLinks: Bool = true) throws(Failure) -> [UInt8]? {
+    package static func read(_ path: String, padding: Int = 0, followingLinks: Bool = true,
+                             pipes: Bool = false) throws(Failure) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW))
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
@@ -38,7 +41,7 @@ package enum DurableFile {
         // as an array grows.
         var status = stat()
         guard fstat(fd, &status) == 0 else { throw Failure(description: "Cannot read \(path): \(errnoText())") }
-        guard (status.st_mode & S_IFMT) == S_IFREG else {
+        guard (status.st_mode & S_IFMT) == S_IFREG || (pipes && (status.st_mode & S_IFMT) == S_IFIFO) else {
             throw Failure(description: "Cannot read \(path): it is not a regular file")
         }
         let size = max(0, Int(status.st_size))

@@ -87,21 +87,38 @@ struct FlightRecorderTests {
         #expect(kept <= 4096)
         #expect(recorder.byteCount == kept, "counted exactly once written")
         let recording = try FlightRecording(jsonLines: lines.joined(separator: "\n"))
-        guard case .state(let state) = recording.entries[1], case .object(let children) = state.value else {
+        guard case .state(let state) = recording.entries[1] else {
             Issue.record("no state")
             return
         }
-        #expect(Set(children.keys) == Set(players.view.cache.keys.map(\.string)))
+        // What is kept, replayed over the state, gives each child's score
+        // (kept as it is: the query orders by it) as the collection holds it.
+        var value = state.value
+        for entry in recording.entries.dropFirst(2) {
+            if case .message(.put(let path, let data, _, _)) = entry { value = value.replacing(path.keys[...], with: data) }
+        }
+        var scores: [String: JSONValue] = [:]
+        if case .object(let children) = value {
+            for (key, child) in children { if case .object(let members) = child { scores[key] = members["score"] } }
+        }
+        var held: [String: JSONValue] = [:]
+        for key in players.view.cache.keys {
+            if case .object(let members) = players.view.serverValue(key).value { held[key.string] = members["score"] }
+        }
+        #expect(scores == held)
         recorder.stop()
         players.stop()
     }
 
-    @Test("save(to:) writes what write(to:) does, its state off the main actor; a file it cannot write is named")
-    func saved() async throws {
+    @Test("save(to:) writes what write(to:) does, a later part included; a write made meanwhile is not undone by it",
+          arguments: [false, true])
+    func saved(withPart: Bool) async throws {
         let players = try collection()
-        let recorder = FlightRecorder(limit: 2048)
+        let recorder = FlightRecorder()
         players.record(into: recorder)
-        try await players.receive(.put, at: .root, json: scored((0..<20).map { ("k\($0)", $0) }))
+        try await players.receive(.put, at: .root, json: scored((0..<2000).map { ("k\($0)", $0) }))
+        // A new part: its state is written off the main actor too.
+        if withPart { players.record(into: recorder) }
         for i in 0..<30 { try await players.receive(.put, at: try DatabasePath("/k\(i % 20)/score"), json: "\(100 + i)") }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("saved-\(UInt64.random(in: 0...UInt64.max))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
@@ -111,7 +128,27 @@ struct FlightRecorderTests {
         try recorder.write(to: written)
         let text = try String(contentsOf: saved, encoding: .utf8)
         #expect(text == (try String(contentsOf: written, encoding: .utf8)))
-        #expect(try FlightRecording(jsonLines: text).changes.count > 0)
+        let recording = try FlightRecording(jsonLines: text)
+        #expect(recording.changes.count == 31, "the first load, then 30")
+        #expect(recording.entries.filter { if case .header = $0 { true } else { false } }.count == (withPart ? 2 : 1))
+
+        // A change and a write while a save is under way (held before it
+        // writes): the file ends as the write left it.
+        let (reached, reaching) = AsyncStream<Void>.makeStream()
+        let (gate, opening) = AsyncStream<Void>.makeStream()
+        recorder.savePause = {
+            reaching.yield()
+            for await _ in gate { break }
+        }
+        async let saving: Void = recorder.save(to: saved)
+        for await _ in reached { break }
+        try await players.receive(.put, at: "/k1/score", json: "500")
+        try recorder.write(to: saved)
+        opening.yield()
+        try await saving
+        recorder.savePause = nil
+        #expect(try FlightRecording(contentsOf: saved).changes.count == 32)
+
         let missing = directory.appendingPathComponent("no/such/dir/file.jsonl")
         await #expect { try await recorder.save(to: missing) } throws: { error in
             (error as? FlightRecordingError)?.description.contains(missing.path) == true
