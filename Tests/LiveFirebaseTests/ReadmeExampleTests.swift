@@ -55,7 +55,7 @@ private func recordingExample() async throws {
     try await players.receive(.put, at: .root, json: #"{"ada": {"name": "Ada", "team": "red", "score": 42}}"#)
     try await players.receive(.patch, at: .root, json: #"{"alan": {"name": "Alan", "team": "red", "score": 12}, "ada/score": 50}"#)
 
-    let text = recorder.jsonLines()   // or write(to:) a file, when the app sends a report
+    let text = recorder.jsonLines()   // or save(to:) a file, when the app sends a report
     let recording = try FlightRecording(jsonLines: text)
     print("\(recording.changes.count) changes, \(recorder.byteCount) bytes")
     steps.cancel()
