@@ -5,7 +5,9 @@ import Foundation
 import LiveModel
 
 extension FlightRecorder {
-    /// The recording now: its header and state, then the kept entries.
+    /// The recording now: its header and state, then the kept entries,
+    /// read back from ``jsonLines()`` (which lets go of the oldest entries
+    /// past ``limit`` once their lines are counted exactly).
     /// - Complexity: O(size of the recording).
     public var entries: [FlightEntry] {
         (try? FlightRecording(jsonLines: jsonLines()).entries) ?? []

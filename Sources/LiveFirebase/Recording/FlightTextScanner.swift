@@ -62,15 +62,16 @@ struct FlightTextScanner {
             case UInt8(ascii: "f"): out.append(0x0C)
             case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escape)
             case UInt8(ascii: "u"):
-                guard var scalar = hex(body, &i) else { return nil }
-                // A surrogate pair is one scalar.
-                if (0xD800..<0xDC00).contains(scalar), i + 1 < body.endIndex, body[i] == UInt8(ascii: "\\"),
-                   body[i + 1] == UInt8(ascii: "u") {
+                // Refused as the parsers of recordings refuse them: a NUL,
+                // and a surrogate that is not half of a pair.
+                guard var scalar = hex(body, &i), scalar != 0, !(0xDC00..<0xE000).contains(scalar) else { return nil }
+                if (0xD800..<0xDC00).contains(scalar) {
+                    // A surrogate pair is one scalar.
+                    guard i + 1 < body.endIndex, body[i] == UInt8(ascii: "\\"), body[i + 1] == UInt8(ascii: "u") else { return nil }
                     var j = i + 2
-                    if let low = hex(body, &j), (0xDC00..<0xE000).contains(low) {
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                        i = j
-                    }
+                    guard let low = hex(body, &j), (0xDC00..<0xE000).contains(low) else { return nil }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    i = j
                 }
                 out.append(contentsOf: String(Unicode.Scalar(scalar) ?? "\u{FFFD}").utf8)
             default: return nil

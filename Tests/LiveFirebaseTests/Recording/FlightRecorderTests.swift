@@ -25,6 +25,16 @@ struct FlightRecorderTests {
         if case .object(let members) = child.dictionary, case .string(let team)? = members["team"] { team } else { "" }
     }
 
+    /// The recording's state with the puts it kept applied in order; nil without a state.
+    private static func replayed(_ recording: FlightRecording) -> JSONValue? {
+        guard case .state(let state) = recording.entries[1] else { return nil }
+        var value = state.value
+        for entry in recording.entries.dropFirst(2) {
+            if case .message(.put(let path, let data, _, _)) = entry { value = value.replacing(path.keys[...], with: data) }
+        }
+        return value
+    }
+
     @Test("sections the app lets go keep their last counts: later changes are still recorded")
     func sectionsLetGo() async throws {
         let players = try collection()
@@ -52,16 +62,8 @@ struct FlightRecorderTests {
         for i in 0..<40 { try await players.receive(.put, at: try DatabasePath("/k\(i % 20)/score"), json: "\(100 + i)") }
         #expect(recorder.droppedCount > 0)
         #expect(recorder.byteCount <= 1024)
-        let recording = try FlightRecording(jsonLines: recorder.jsonLines())
-        guard case .state(let state) = recording.entries[1] else {
-            Issue.record("no state")
-            return
-        }
         // Replaying what is kept over the state gives the collection's children.
-        var value = state.value
-        for entry in recording.entries.dropFirst(2) {
-            if case .message(.put(let path, let data, _, _)) = entry { value = value.replacing(path.keys[...], with: data) }
-        }
+        let value = try #require(Self.replayed(FlightRecording(jsonLines: recorder.jsonLines())))
         var held = JSONObject()
         for key in players.view.cache.keys { held[key.string] = players.view.serverValue(key).value }
         #expect(value == .object(held))
@@ -86,17 +88,9 @@ struct FlightRecorderTests {
         #expect(recorder.droppedCount > estimated, "the estimate was short: more went when written")
         #expect(kept <= 4096)
         #expect(recorder.byteCount == kept, "counted exactly once written")
-        let recording = try FlightRecording(jsonLines: lines.joined(separator: "\n"))
-        guard case .state(let state) = recording.entries[1] else {
-            Issue.record("no state")
-            return
-        }
         // What is kept, replayed over the state, gives each child's score
         // (kept as it is: the query orders by it) as the collection holds it.
-        var value = state.value
-        for entry in recording.entries.dropFirst(2) {
-            if case .message(.put(let path, let data, _, _)) = entry { value = value.replacing(path.keys[...], with: data) }
-        }
+        let value = try #require(Self.replayed(FlightRecording(jsonLines: lines.joined(separator: "\n"))))
         var scores: [String: JSONValue] = [:]
         if case .object(let children) = value {
             for (key, child) in children { if case .object(let members) = child { scores[key] = members["score"] } }
